@@ -1,0 +1,131 @@
+"""Built-in agents: ``random``, ``perfect`` (the solver's table) and ``minimax`` (alpha-beta)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from tttlab.agents.base import sample, uniform
+from tttlab.game import Geometry, Position
+from tttlab.solve import AlphaBeta, SearchResult, Solution, solve
+
+__all__ = ["MinimaxAgent", "PerfectAgent", "RandomAgent"]
+
+
+class _Checked:
+    geometry: Geometry
+
+    def _check(self, position: Position) -> None:
+        if position.geometry != self.geometry:
+            raise ValueError(
+                f"agent plays {self.geometry.name}, position is {position.geometry.name}"
+            )
+        if position.is_terminal:
+            raise ValueError("the game is over: there is no move to choose")
+
+
+class RandomAgent(_Checked):
+    """Plays a uniformly random legal move."""
+
+    name = "random"
+
+    def __init__(self, geometry: Geometry) -> None:
+        self.geometry = geometry
+
+    def move_probabilities(self, position: Position) -> Mapping[int, float]:
+        self._check(position)
+        return uniform(position.legal_moves)
+
+    def select_move(self, position: Position, rng: np.random.Generator) -> int:
+        return sample(self.move_probabilities(position), rng)
+
+    def move_values(self, position: Position) -> Mapping[int, float] | None:
+        return None
+
+
+class PerfectAgent(_Checked):
+    """Plays from the exact solution: uniformly among the moves that keep the game value
+    and, among those, win fastest or lose slowest."""
+
+    name = "perfect"
+
+    def __init__(self, geometry: Geometry, solution: Solution | None = None) -> None:
+        self.geometry = geometry
+        self.solution = solution if solution is not None else solve(geometry)
+
+    def move_probabilities(self, position: Position) -> Mapping[int, float]:
+        self._check(position)
+        return uniform(self.solution.best_moves(position))
+
+    def select_move(self, position: Position, rng: np.random.Generator) -> int:
+        return sample(self.move_probabilities(position), rng)
+
+    def move_values(self, position: Position) -> Mapping[int, float] | None:
+        """+1 / 0 / −1 for the mover: the game value after each legal move."""
+        self._check(position)
+        space = self.solution.space
+        i = space.index(position)
+        sign = position.to_move.sign
+        return {
+            int(m): float(sign * self.solution.value[space.next[i, m]])
+            for m in position.legal_moves
+        }
+
+
+class MinimaxAgent(_Checked):
+    """Alpha-beta search on any board; ties are broken uniformly.
+
+    Args:
+        geometry: the board.
+        depth: plies to search before a heuristic takes over; None searches to the end.
+    """
+
+    #: Boards up to this many cells are searched to the end by default; larger ones to
+    #: ``DEFAULT_DEPTH`` plies, so that a move takes well under a second in pure Python.
+    EXACT_CELLS = 12
+    DEFAULT_DEPTH = 4
+
+    def __init__(self, geometry: Geometry, depth: int | None = None) -> None:
+        self.geometry = geometry
+        if depth is None and geometry.cells > self.EXACT_CELLS:
+            depth = self.DEFAULT_DEPTH
+        self.depth = depth
+        self.searcher = AlphaBeta(geometry, max_depth=depth)
+        self.last: SearchResult | None = None
+        self._cache: dict[int, SearchResult] = {}
+
+    @property
+    def name(self) -> str:
+        return "minimax" if self.depth is None else f"minimax(depth={self.depth})"
+
+    def analyse(self, position: Position) -> SearchResult:
+        """The full search result (scores, best moves, nodes searched)."""
+        self._check(position)
+        found = self._cache.get(position.id)
+        if found is None:
+            found = self.searcher.search(position)
+            if len(self._cache) > 100_000:
+                self._cache.clear()
+            self._cache[position.id] = found
+        self.last = found
+        return found
+
+    def move_probabilities(self, position: Position) -> Mapping[int, float]:
+        return uniform(self.analyse(position).best_moves)
+
+    def select_move(self, position: Position, rng: np.random.Generator) -> int:
+        return sample(self.move_probabilities(position), rng)
+
+    def move_values(self, position: Position) -> Mapping[int, float] | None:
+        """Search scores mapped to +1 / 0 / −1 when proven, else the heuristic in (−1, 1)."""
+        result = self.analyse(position)
+        return {m: _squash(s) for m, s in result.move_scores.items()}
+
+
+def _squash(score: float) -> float:
+    if score >= 1:
+        return 1.0
+    if score <= -1:
+        return -1.0
+    return float(score)

@@ -1,0 +1,63 @@
+"""The ``ttt`` command line. Each command lives in its own module; this one wires them up
+and turns every expected failure into one line on stderr with exit code 2."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from tttlab import __version__
+from tttlab.agents import AgentError
+from tttlab.cli.demo_cmd import demo_command
+from tttlab.cli.play_cmd import play_command
+from tttlab.cli.policy_cmd import policy_command
+from tttlab.cli.solve_cmd import solve_command
+from tttlab.game import (
+    GeometryError,
+    IllegalMoveError,
+    PositionError,
+    StateSpaceTooLarge,
+)
+
+__all__ = ["cli", "main"]
+
+#: Failures caused by what the user asked for: one line on stderr, exit code 2.
+_EXPECTED = (GeometryError, PositionError, IllegalMoveError, StateSpaceTooLarge, AgentError)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ttt")
+def cli() -> None:
+    """tttlab: learn, solve and play tic-tac-toe and its m,n,k cousins."""
+
+
+for command in (play_command, policy_command, solve_command, demo_command):
+    cli.add_command(command)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``ttt`` console script."""
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        result = cli.main(args=args, prog_name="ttt", standalone_mode=False)
+    except click.UsageError as error:
+        where = f"ttt {error.ctx.command_path.removeprefix('ttt').strip()}" if error.ctx else "ttt"
+        sys.stderr.write(f"{where.strip()}: error: {error.format_message()}\n")
+        return 2
+    except _EXPECTED as error:
+        sys.stderr.write(f"ttt: error: {error}\n")
+        return 2
+    except click.ClickException as error:
+        sys.stderr.write(f"ttt: error: {error.format_message()}\n")
+        return error.exit_code
+    except (click.Abort, KeyboardInterrupt):
+        sys.stderr.write("ttt: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    return result if isinstance(result, int) else 0
+
+
+def run() -> None:  # pragma: no cover - thin wrapper for the console script
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""Options, parameter types and error reporting shared by every command."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+
+from tttlab.game import Geometry, GeometryError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Normal output goes to stdout; progress, prompts for attention and errors to stderr.
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class CommandError(click.ClickException):
+    """A one-line failure that exits with code 2."""
+
+    exit_code = 2
+
+
+class BoardType(click.ParamType):  # type: ignore[type-arg]
+    name = "RxC[kK]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, Geometry):
+            return value
+        try:
+            return Geometry.parse(str(value))
+        except GeometryError as error:
+            self.fail(str(error), param, ctx)
+
+
+def board_options(func: F) -> F:
+    """``--board RxC`` and ``--k K``, combined into a ``geometry`` argument."""
+    func = click.option(
+        "--k",
+        "k",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Marks in a row needed to win (default: from --board, else its shorter side).",
+    )(func)
+    func = click.option(
+        "--board",
+        "board",
+        type=BoardType(),
+        default="3x3",
+        show_default=True,
+        help="Board size as RxC, or RxCkK (e.g. 4x4k4).",
+    )(func)
+    return func
+
+
+def geometry_from(board: Geometry, k: int | None, board_text: str | None = None) -> Geometry:
+    """Apply ``--k`` to a parsed ``--board``."""
+    if k is None or k == board.k:
+        return board
+    try:
+        return Geometry(board.rows, board.cols, k)
+    except GeometryError as error:
+        raise click.BadParameter(str(error), param_hint="'--k'") from None
+
+
+def seed_option(func: F) -> F:
+    return click.option(
+        "--seed",
+        type=click.IntRange(min=0),
+        default=None,
+        help="Seed for every random choice (default: fresh entropy).",
+    )(func)
+
+
+def json_option(func: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON (see README).")(func)
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=None, separators=(",", ":")) + "\n")
+    sys.stdout.flush()

@@ -1,0 +1,149 @@
+"""``ttt play``: a human against an agent in the terminal."""
+
+from __future__ import annotations
+
+import re
+
+import click
+import numpy as np
+
+from tttlab.agents import Agent
+from tttlab.cli.common import board_options, geometry_from, out, seed_option
+from tttlab.cli.loading import load_agent
+from tttlab.game import Geometry, Player, Position
+from tttlab.render import board_text, values_text
+
+__all__ = ["MoveInputError", "parse_human_move", "play_command"]
+
+_PAIR = re.compile(r"^\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*$")
+_QUIT = {"q", "quit", "exit"}
+
+
+class MoveInputError(ValueError):
+    """What a person typed is not a move; the message says what to type instead."""
+
+
+def parse_human_move(text: str, position: Position) -> int:
+    """A 1-based cell number or a 1-based ``row,col`` → a legal 0-based cell index."""
+    g = position.geometry
+    typed = text.strip()
+    pair = _PAIR.match(typed)
+    if pair:
+        row, col = int(pair.group(1)), int(pair.group(2))
+        if not (1 <= row <= g.rows and 1 <= col <= g.cols):
+            raise MoveInputError(f"row must be 1-{g.rows} and column 1-{g.cols}, got {row},{col}")
+        cell = g.cell(row - 1, col - 1)
+    elif typed.lstrip("+-").isdigit():
+        number = int(typed)
+        if not 1 <= number <= g.cells:
+            raise MoveInputError(f"cell numbers run from 1 to {g.cells}, got {number}")
+        cell = number - 1
+    else:
+        shown = typed if len(typed) <= 20 else typed[:20] + "…"
+        raise MoveInputError(f"type a cell number 1-{g.cells} or row,col (like 2,3), not {shown!r}")
+    if position.cells[cell]:
+        row, col = g.row_col(cell)
+        owner = Player(position.cells[cell]).name
+        raise MoveInputError(f"cell {cell + 1} (row {row + 1}, col {col + 1}) is taken by {owner}")
+    return cell
+
+
+def _ask(prompt: str) -> str | None:
+    """One line from the user, or None at end of input."""
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
+
+def _human_turn(position: Position) -> int | None:
+    """Prompt until a legal move is typed; None if the user quits."""
+    while True:
+        text = _ask(
+            f"Your move ({position.to_move.name}), 1-{position.geometry.cells}, row,col or q: "
+        )
+        if text is None or text.strip().lower() in _QUIT:
+            return None
+        try:
+            return parse_human_move(text, position)
+        except MoveInputError as error:
+            out.print(f"[red]{error}[/red]")
+
+
+def _play_one(
+    agent: Agent, human: Player, geometry: Geometry, rng: np.random.Generator, show_values: bool
+) -> bool:
+    """One game; False if the user quit."""
+    position = Position.initial(geometry)
+    out.print(f"\nYou are {human.name}; {agent.name} is {human.other.name}. X moves first.")
+    while not position.is_terminal:
+        if position.to_move == human:
+            out.print(board_text(position))
+            move = _human_turn(position)
+            if move is None:
+                return False
+        else:
+            if show_values:
+                values = agent.move_values(position)
+                if values:
+                    out.print(f"{agent.name}'s values (its own side, higher is better):")
+                    out.print(values_text(position, values))
+            move = agent.select_move(position, rng)
+            row, col = geometry.row_col(move)
+            out.print(f"{agent.name} plays {move + 1} (row {row + 1}, col {col + 1}).")
+        position = position.apply(move)
+    out.print(board_text(position, numbers=False))
+    outcome = position.outcome
+    assert outcome is not None  # the loop only ends on a finished game
+    if outcome.winner is None:
+        out.print("[bold]Result: draw.[/bold]")
+    elif outcome.winner == human:
+        out.print(f"[bold green]Result: you win ({human.name}).[/bold green]")
+    else:
+        out.print(f"[bold red]Result: {agent.name} wins ({human.other.name}).[/bold red]")
+    return True
+
+
+@click.command("play")
+@click.option(
+    "--opponent",
+    default="perfect",
+    show_default=True,
+    help="Agent to play against: random, perfect, minimax (or an agent file).",
+)
+@click.option(
+    "--as",
+    "side",
+    type=click.Choice(["X", "O", "x", "o"]),
+    default="X",
+    show_default=True,
+    help="Your side; X moves first.",
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Search depth for minimax (default: to the end on small boards).",
+)
+@click.option("--show-values", is_flag=True, help="Show the agent's value of each empty cell.")
+@board_options
+@seed_option
+def play_command(
+    opponent: str,
+    side: str,
+    depth: int | None,
+    show_values: bool,
+    board: Geometry,
+    k: int | None,
+    seed: int | None,
+) -> None:
+    """Play against an agent. Type a cell number as shown, or row,col; q quits."""
+    geometry = geometry_from(board, k)
+    agent = load_agent(opponent, geometry, depth=depth)
+    human = Player.parse(side)
+    rng = np.random.default_rng(seed)
+    while _play_one(agent, human, geometry, rng, show_values):
+        answer = _ask("Play again? [y/N]: ")
+        if answer is None or answer.strip().lower() not in ("y", "yes"):
+            break
+    out.print("Bye.")

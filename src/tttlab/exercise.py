@@ -1,0 +1,177 @@
+"""The course exercise's function API over a list-of-lists board, on top of tttlab's rules.
+
+Boards are lists of rows holding ``"X"``, ``"O"`` or ``None``; actions are ``(row, col)``
+tuples, 0-based. Every function validates the board (shape, symbols, reachability) through
+:class:`tttlab.game.Position`, so impossible boards raise a clear ``ValueError``.
+
+>>> board = initial_state()
+>>> player(board)
+'X'
+>>> board = result(board, (1, 1))
+>>> player(board), (1, 1) in actions(board)
+('O', False)
+>>> board = [["X", "X", None], [None, "O", None], [None, None, None]]
+>>> minimax(board)  # O must block the top row
+(0, 2)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from tttlab.game import Geometry, IllegalMoveError, Position, PositionError
+
+__all__ = [
+    "EMPTY",
+    "Board",
+    "O",
+    "X",
+    "actions",
+    "initial_state",
+    "minimax",
+    "player",
+    "result",
+    "terminal",
+    "utility",
+    "winner",
+]
+
+X = "X"
+O = "O"
+EMPTY = None
+
+Board = list[list[str | None]]
+_CODE = {None: 0, X: 1, O: 2}
+_SYMBOL = {0: EMPTY, 1: X, 2: O}
+
+
+def initial_state() -> Board:
+    """An empty 3×3 board."""
+    return [[EMPTY] * 3 for _ in range(3)]
+
+
+def _position(board: Sequence[Sequence[str | None]]) -> Position:
+    if not isinstance(board, Sequence) or not board:
+        raise PositionError("a board is a non-empty list of rows")
+    if any(not isinstance(row, Sequence) or isinstance(row, str) for row in board):
+        raise PositionError("each row of a board must be a list of cells")
+    widths = {len(row) for row in board}
+    if len(widths) != 1:
+        raise PositionError("all rows of a board must have the same length")
+    cells = []
+    for row in board:
+        for cell in row:
+            if cell not in _CODE:
+                raise PositionError(f"cells must be 'X', 'O' or None, got {cell!r}")
+            cells.append(_CODE[cell])
+    rows, cols = len(board), widths.pop()
+    return Position.from_cells(cells, Geometry(rows, cols, min(rows, cols)))
+
+
+def _board(position: Position) -> Board:
+    cols = position.geometry.cols
+    return [
+        [_SYMBOL[c] for c in position.cells[r * cols : (r + 1) * cols]]
+        for r in range(position.geometry.rows)
+    ]
+
+
+def player(board: Board) -> str:
+    """Whose turn it is: X moves first, then the sides alternate."""
+    return _position(board).to_move.name
+
+
+def actions(board: Board) -> set[tuple[int, int]]:
+    """Every ``(row, col)`` that can be played; empty once the game is over."""
+    position = _position(board)
+    return {position.geometry.row_col(m) for m in position.legal_moves}
+
+
+def result(board: Board, action: tuple[int, int]) -> Board:
+    """The board after the player to move plays ``action``; the input is not changed.
+
+    Raises:
+        IllegalMoveError: the action is not a (row, col) pair on the board, the cell is
+            taken, or the game is over.
+    """
+    position = _position(board)
+    g = position.geometry
+    if (
+        not isinstance(action, tuple)
+        or len(action) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in action)
+    ):
+        raise IllegalMoveError(action, "an action is a (row, col) pair of integers")
+    row, col = action
+    if not (0 <= row < g.rows and 0 <= col < g.cols):
+        raise IllegalMoveError(action, f"(row, col) must lie within {g.rows}x{g.cols}")
+    return _board(position.apply(g.cell(row, col)))
+
+
+def winner(board: Board) -> str | None:
+    """``"X"`` or ``"O"`` if that side has a line, else None."""
+    won = _position(board).winner
+    return None if won is None else won.name
+
+
+def terminal(board: Board) -> bool:
+    """True once someone has won or the board is full."""
+    return _position(board).is_terminal
+
+
+def utility(board: Board) -> int:
+    """1 if X has won, −1 if O has won, 0 otherwise."""
+    return _position(board).utility
+
+
+def minimax(board: Board) -> tuple[int, int] | None:
+    """The optimal action for the player to move (None on a finished board).
+
+    Plain minimax with alpha-beta pruning, as the exercise describes: X maximises the
+    utility, O minimises it, and the first best action in row-major order is returned.
+    """
+    position = _position(board)
+    if position.is_terminal:
+        return None
+    maximising = position.to_move.name == X
+    best_move = -1
+    alpha, beta = -math.inf, math.inf
+    value = -math.inf if maximising else math.inf
+    for move in position.legal_moves:
+        child = position.apply(move)
+        if maximising:
+            score = _min_value(child, alpha, beta)
+            if score > value:
+                value, best_move = score, move
+            alpha = max(alpha, value)
+        else:
+            score = _max_value(child, alpha, beta)
+            if score < value:
+                value, best_move = score, move
+            beta = min(beta, value)
+    return position.geometry.row_col(best_move)
+
+
+def _max_value(position: Position, alpha: float, beta: float) -> float:
+    if position.is_terminal:
+        return position.utility
+    value = -math.inf
+    for move in position.legal_moves:
+        value = max(value, _min_value(position.apply(move), alpha, beta))
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    return value
+
+
+def _min_value(position: Position, alpha: float, beta: float) -> float:
+    if position.is_terminal:
+        return position.utility
+    value = math.inf
+    for move in position.legal_moves:
+        value = min(value, _max_value(position.apply(move), alpha, beta))
+        beta = min(beta, value)
+        if alpha >= beta:
+            break
+    return value

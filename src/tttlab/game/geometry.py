@@ -1,0 +1,159 @@
+"""Board geometry: rows × cols with k in a row, its winning lines and its symmetries.
+
+Everything here is derived from three integers and cached per geometry, so rules code can
+look tables up instead of recomputing them (pgx keeps the same kind of ``idx`` table).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["DEFAULT", "MAX_CELLS", "Geometry", "GeometryError"]
+
+#: The largest board whose state id fits comfortably in an int64 (3**39 < 2**63).
+MAX_CELLS = 39
+
+_NAME = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*(?:[kK]\s*(\d+))?\s*$")
+
+
+class GeometryError(ValueError):
+    """A board description that does not make a playable board."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Geometry:
+    """A rectangular board of ``rows`` × ``cols`` cells where ``k`` in a row wins.
+
+    >>> Geometry(3, 3, 3).name
+    '3x3k3'
+    >>> Geometry.parse("4x4k4").cells
+    16
+    """
+
+    rows: int = 3
+    cols: int = 3
+    k: int = 3
+
+    def __post_init__(self) -> None:
+        for label, value in (("rows", self.rows), ("cols", self.cols), ("k", self.k)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise GeometryError(f"{label} must be an integer, got {value!r}")
+            if value < 1:
+                raise GeometryError(f"{label} must be at least 1, got {value}")
+        if self.rows * self.cols > MAX_CELLS:
+            raise GeometryError(
+                f"a {self.rows}x{self.cols} board has {self.rows * self.cols} cells; "
+                f"at most {MAX_CELLS} are supported"
+            )
+        if self.k > max(self.rows, self.cols):
+            raise GeometryError(
+                f"k={self.k} does not fit on a {self.rows}x{self.cols} board "
+                f"(at most {max(self.rows, self.cols)})"
+            )
+
+    @classmethod
+    def parse(cls, text: str, k: int | None = None) -> Geometry:
+        """Parse ``"RxC"`` or ``"RxCkK"``; ``k`` overrides or supplies the line length.
+
+        Without a k anywhere, k is the shorter side (3×3 → 3, 3×4 → 3).
+        """
+        match = _NAME.match(text)
+        if match is None:
+            raise GeometryError(f"board must look like 3x3 or 4x4k4, got {text!r}")
+        rows, cols = int(match.group(1)), int(match.group(2))
+        named_k = int(match.group(3)) if match.group(3) else None
+        if k is not None and named_k is not None and k != named_k:
+            raise GeometryError(f"board {text!r} says k={named_k} but k={k} was also given")
+        chosen = k if k is not None else named_k if named_k is not None else min(rows, cols)
+        return cls(rows, cols, chosen)
+
+    @property
+    def name(self) -> str:
+        return f"{self.rows}x{self.cols}k{self.k}"
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def square(self) -> bool:
+        return self.rows == self.cols
+
+    def __str__(self) -> str:
+        return self.name
+
+    # Cached tables. Functions below are keyed on the (hashable) geometry.
+    @property
+    def lines(self) -> tuple[tuple[int, ...], ...]:
+        """Every winning line as a tuple of k cell indices."""
+        return _lines(self)
+
+    @property
+    def lines_through(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """For each cell, the winning lines that pass through it."""
+        return _lines_through(self)
+
+    @property
+    def symmetries(self) -> tuple[tuple[int, ...], ...]:
+        """The board's symmetry group as permutations ``p``: ``new[i] = old[p[i]]``.
+
+        Eight on a square board (rotations and reflections), four otherwise.
+        The identity comes first.
+        """
+        return _symmetries(self)
+
+    @property
+    def weights(self) -> npt.NDArray[np.int64]:
+        """``3**i`` for each cell i: the weights of the base-3 state id."""
+        return _weights(self)
+
+    def cell(self, row: int, col: int) -> int:
+        """The row-major index of a 0-based (row, col)."""
+        return row * self.cols + col
+
+    def row_col(self, cell: int) -> tuple[int, int]:
+        """The 0-based (row, col) of a row-major cell index."""
+        return divmod(cell, self.cols)
+
+
+DEFAULT = Geometry(3, 3, 3)
+
+
+@cache
+def _lines(g: Geometry) -> tuple[tuple[int, ...], ...]:
+    found: list[tuple[int, ...]] = []
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r in range(g.rows):
+            for c in range(g.cols):
+                end_r, end_c = r + dr * (g.k - 1), c + dc * (g.k - 1)
+                if 0 <= end_r < g.rows and 0 <= end_c < g.cols:
+                    found.append(tuple(g.cell(r + dr * i, c + dc * i) for i in range(g.k)))
+    # k = 1 makes every direction yield the same single cells; keep each line once.
+    return tuple(dict.fromkeys(tuple(sorted(line)) for line in found))
+
+
+@cache
+def _lines_through(g: Geometry) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    return tuple(tuple(line for line in g.lines if cell in line) for cell in range(g.cells))
+
+
+@cache
+def _symmetries(g: Geometry) -> tuple[tuple[int, ...], ...]:
+    grid = np.arange(g.cells).reshape(g.rows, g.cols)
+    images = [grid, np.fliplr(grid), np.flipud(grid), np.rot90(grid, 2)]
+    if g.square:
+        images += [grid.T, np.rot90(grid, 1), np.rot90(grid, 3), np.rot90(grid.T, 2)]
+    perms = dict.fromkeys(tuple(int(v) for v in image.ravel()) for image in images)
+    return tuple(perms)
+
+
+@cache
+def _weights(g: Geometry) -> npt.NDArray[np.int64]:
+    w = 3 ** np.arange(g.cells, dtype=np.int64)
+    w.setflags(write=False)
+    return w

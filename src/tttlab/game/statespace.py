@@ -1,0 +1,228 @@
+"""Every position reachable from the empty board, as dense numpy arrays.
+
+Positions are stored sorted by their base-3 id. A move only ever adds ``3**i`` or
+``2 * 3**i`` to the id, so sorted order is also a topological order of the game graph:
+parents come before children, and backward induction is a loop over indices in reverse.
+Tabular learners, compiled kernels, the solver and the MDP all work on these arrays.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from tttlab.game.geometry import Geometry
+from tttlab.game.position import Position, PositionError
+
+__all__ = ["StateSpace", "StateSpaceTooLarge", "estimate_positions", "state_space"]
+
+#: Refuse to enumerate when the bound on positions exceeds this (it would not fit in memory).
+MAX_POSITIONS = 60_000_000
+#: Bytes of arrays kept per position per cell, plus a fixed part: used for the estimate.
+_BYTES_PER_CELL = 1 + 4  # boards (int8) + next (int32)
+_BYTES_FIXED = 8 + 4 + 4 + 1 + 1 + 1 + 1 + 1  # ids, canonical, ... flags
+_CHUNK = 1 << 20
+
+
+class StateSpaceTooLarge(ValueError):
+    """Enumerating this geometry would not fit on the machine."""
+
+
+def estimate_positions(geometry: Geometry) -> int:
+    """An upper bound on reachable positions: boards whose mark counts could arise."""
+    n = geometry.cells
+    return sum(math.comb(n, m) * math.comb(m, m // 2) for m in range(n + 1))
+
+
+def estimate_bytes(geometry: Geometry) -> int:
+    return estimate_positions(geometry) * (_BYTES_FIXED + _BYTES_PER_CELL * geometry.cells)
+
+
+def check_enumerable(geometry: Geometry) -> None:
+    """Raise :class:`StateSpaceTooLarge` with what is needed and what is allowed."""
+    bound = estimate_positions(geometry)
+    if bound > MAX_POSITIONS:
+        need = estimate_bytes(geometry) / 2**30
+        raise StateSpaceTooLarge(
+            f"{geometry.name} may have up to {bound:,} positions (about {need:,.1f} GiB of "
+            f"tables); full tables are limited to {MAX_POSITIONS:,} positions"
+        )
+
+
+def decode(ids: npt.NDArray[np.int64], geometry: Geometry) -> npt.NDArray[np.int8]:
+    """Cell codes (N × cells, int8) of an array of base-3 ids."""
+    out = np.empty((ids.shape[0], geometry.cells), dtype=np.int8)
+    rest = ids.copy()
+    for i in range(geometry.cells):
+        out[:, i] = rest % 3
+        rest //= 3
+    return out
+
+
+def winners(boards: npt.NDArray[np.int8], geometry: Geometry) -> npt.NDArray[np.int8]:
+    """0, 1 (X) or 2 (O) for each row of a boards array."""
+    lines = np.asarray(geometry.lines, dtype=np.intp)
+    out = np.zeros(boards.shape[0], dtype=np.int8)
+    for start in range(0, boards.shape[0], _CHUNK):
+        chunk = boards[start : start + _CHUNK][:, lines]  # (n, L, k)
+        o_wins = (chunk == 2).all(axis=2).any(axis=1)
+        x_wins = (chunk == 1).all(axis=2).any(axis=1)
+        out[start : start + _CHUNK] = np.where(x_wins, 1, np.where(o_wins, 2, 0))
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class StateSpace:
+    """Dense tables over the reachable positions of one geometry (N positions).
+
+    Attributes:
+        ids: base-3 id of each position, ascending; index 0 is the empty board.
+        boards: cell codes, N × cells (0 empty, 1 X, 2 O).
+        next: index of the position after each move, N × cells; −1 where the cell is
+            occupied or the game is over.
+        terminal: the game is over.
+        winner: 0 none, 1 X, 2 O.
+        to_move: 1 (X) or 2 (O), the side that moves (or would move, if terminal).
+        ply: marks on the board.
+        canonical: index of the position's representative under the symmetry group
+            (the image with the smallest id).
+        symmetry: which permutation of ``geometry.symmetries`` maps the position to its
+            representative: ``boards[canonical[i]] == boards[i][perm]``.
+    """
+
+    geometry: Geometry
+    ids: npt.NDArray[np.int64]
+    boards: npt.NDArray[np.int8]
+    next: npt.NDArray[np.int32]
+    terminal: npt.NDArray[np.bool_]
+    winner: npt.NDArray[np.int8]
+    to_move: npt.NDArray[np.int8]
+    ply: npt.NDArray[np.int8]
+    canonical: npt.NDArray[np.int32]
+    symmetry: npt.NDArray[np.int8]
+
+    @property
+    def size(self) -> int:
+        return int(self.ids.shape[0])
+
+    def __len__(self) -> int:
+        return self.size
+
+    def find(self, state_id: int) -> int:
+        """Index of a position id, or −1 if it is not reachable."""
+        i = int(np.searchsorted(self.ids, state_id))
+        return i if i < self.size and int(self.ids[i]) == state_id else -1
+
+    def index(self, position: Position) -> int:
+        """Index of a position; raises :class:`PositionError` if it is not reachable."""
+        if position.geometry != self.geometry:
+            raise PositionError(
+                f"position is on {position.geometry.name}, tables are for {self.geometry.name}"
+            )
+        i = self.find(position.id)
+        if i < 0:
+            raise PositionError(f"{position} is not reachable from the empty board")
+        return i
+
+    def position(self, index: int) -> Position:
+        return Position(self.geometry, tuple(int(c) for c in self.boards[index]))
+
+    @property
+    def nbytes(self) -> int:
+        return sum(
+            a.nbytes
+            for a in (
+                self.ids,
+                self.boards,
+                self.next,
+                self.terminal,
+                self.winner,
+                self.to_move,
+                self.ply,
+                self.canonical,
+                self.symmetry,
+            )
+        )
+
+    def path_counts(self) -> npt.NDArray[np.int64]:
+        """How many move sequences from the empty board reach each position."""
+        paths = np.zeros(self.size, dtype=np.int64)
+        paths[0] = 1
+        for p in range(int(self.ply.max()) + 1):
+            layer = np.flatnonzero(self.ply == p)
+            children = self.next[layer]
+            legal = children >= 0
+            counts = np.broadcast_to(paths[layer][:, None], children.shape)
+            np.add.at(paths, children[legal], counts[legal])
+        return paths
+
+
+@lru_cache(maxsize=4)
+def state_space(geometry: Geometry) -> StateSpace:
+    """Enumerate (and cache) every reachable position of ``geometry``.
+
+    >>> s = state_space(Geometry(3, 3, 3))
+    >>> s.size, int(s.terminal.sum())
+    (5478, 958)
+    """
+    check_enumerable(geometry)
+    n = geometry.cells
+    w = geometry.weights
+    layers = [np.zeros(1, dtype=np.int64)]
+    for ply in range(n):
+        current = layers[-1]
+        mover = 1 if ply % 2 == 0 else 2
+        children = []
+        for start in range(0, current.shape[0], _CHUNK):
+            ids = current[start : start + _CHUNK]
+            boards = decode(ids, geometry)
+            alive = winners(boards, geometry) == 0
+            ids, boards = ids[alive], boards[alive]
+            empty = boards == 0
+            children.append((ids[:, None] + w[None, :] * mover)[empty])
+        layer = np.unique(np.concatenate(children)) if children else np.zeros(0, np.int64)
+        if layer.size == 0:
+            break
+        layers.append(layer)
+
+    ids = np.sort(np.concatenate(layers))
+    boards = decode(ids, geometry)
+    winner = winners(boards, geometry)
+    ply = (boards != 0).sum(axis=1).astype(np.int8)
+    terminal = (winner != 0) | (ply == n)
+    x_count = (boards == 1).sum(axis=1)
+    o_count = (boards == 2).sum(axis=1)
+    to_move = np.where(x_count > o_count, 2, 1).astype(np.int8)
+
+    nxt = np.full((ids.shape[0], n), -1, dtype=np.int32)
+    step = w[None, :] * to_move[:, None].astype(np.int64)
+    for start in range(0, ids.shape[0], _CHUNK):
+        sl = slice(start, start + _CHUNK)
+        child = ids[sl, None] + step[sl]
+        legal = (boards[sl] == 0) & ~terminal[sl, None]
+        where = np.searchsorted(ids, child[legal])
+        if not np.array_equal(ids[where], child[legal]):  # pragma: no cover - internal check
+            raise RuntimeError("state enumeration is not closed under moves")
+        block = nxt[sl]
+        block[legal] = where
+        nxt[sl] = block
+
+    canon_id = ids.copy()
+    which = np.zeros(ids.shape[0], dtype=np.int8)
+    for k, perm in enumerate(geometry.symmetries):
+        for start in range(0, ids.shape[0], _CHUNK):
+            sl = slice(start, start + _CHUNK)
+            image = boards[sl][:, list(perm)].astype(np.int64) @ w
+            better = image < canon_id[sl]
+            canon_id[sl] = np.where(better, image, canon_id[sl])
+            which[sl] = np.where(better, k, which[sl])
+    canonical = np.searchsorted(ids, canon_id).astype(np.int32)
+
+    arrays = (ids, boards, nxt, terminal, winner, to_move, ply, canonical, which)
+    for a in arrays:
+        a.setflags(write=False)
+    return StateSpace(geometry, *arrays)

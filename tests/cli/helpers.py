@@ -1,0 +1,22 @@
+"""Run the real command line in a subprocess, as a person or a script would."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+
+def ttt(
+    *args: str, input: str | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, COLUMNS="100", NO_COLOR="1")
+    return subprocess.run(
+        [sys.executable, "-m", "tttlab", *args],
+        input=input if input is not None else "",
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        check=False,
+    )

@@ -1,0 +1,97 @@
+"""``ttt solve`` and ``ttt policy``: the documented JSON, pinned to the facts."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.cli.helpers import ttt
+from tttlab.game import Geometry, Position
+from tttlab.solve import solve
+
+
+def test_solve_json() -> None:
+    result = ttt("solve", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["board"] == "3x3k3"
+    assert data["value"] == 0
+    assert data["positions"] == 5478
+    assert data["terminal"] == 958
+    assert data["terminal_split"] == {"x_wins": 626, "o_wins": 316, "draws": 16}
+    assert data["symmetric_positions"] == 765
+    assert data["game_tree"] == {
+        "nodes": 549_946,
+        "games": 255_168,
+        "x_wins": 131_184,
+        "o_wins": 77_904,
+        "draws": 46_080,
+    }
+
+
+def test_solve_other_board_and_text_output() -> None:
+    data = json.loads(ttt("solve", "--board", "3x4", "--k", "3", "--json").stdout)
+    assert data["board"] == "3x4k3"
+    assert data["value"] == 1
+    text = ttt("solve")
+    assert text.returncode == 0
+    assert "draw" in text.stdout
+    assert "5,478" in text.stdout
+
+
+def test_policy_perfect_lists_every_position_with_only_optimal_moves() -> None:
+    result = ttt("policy", "perfect", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["board"] == "3x3k3"
+    table = data["moves"]
+    assert len(table) == 4520
+    solution = solve(Geometry())
+    for text, moves in table.items():
+        assert len(text) == 9
+        p = Position.from_string(text)
+        assert moves
+        assert set(moves) <= set(solution.optimal_moves(p))
+
+
+def test_policy_random_lists_all_legal_moves() -> None:
+    table = json.loads(ttt("policy", "random", "--json").stdout)["moves"]
+    assert table["........."] == list(range(9))
+    assert table["XX.OO...."] == [2, 5, 6, 7, 8]
+
+
+def test_policy_of_minimax_matches_perfect() -> None:
+    minimax = json.loads(ttt("policy", "minimax", "--json").stdout)["moves"]
+    perfect = json.loads(ttt("policy", "perfect", "--json").stdout)["moves"]
+    assert minimax == perfect
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["solve", "--board", "banana"], "must look like"),
+        (["solve", "--board", "3x3", "--k", "0"], "'--k'"),
+        (["solve", "--board", "7x7"], "cells"),
+        (["solve", "--board", "5x5", "--k", "4"], "positions"),
+        (["policy"], "Missing argument"),
+        (["policy", "nobody"], "unknown agent"),
+        (["nosuchcommand"], "No such command"),
+        (["solve", "--nosuchoption"], "No such option"),
+    ],
+)
+def test_bad_arguments(args: list[str], fragment: str) -> None:
+    result = ttt(*args)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert fragment in lines[0]
+
+
+def test_demo_runs() -> None:
+    result = ttt("demo", "--seed", "1")
+    assert result.returncode == 0
+    assert "255,168" in result.stdout
+    assert "Result:" in result.stdout
+    assert np.isfinite(1.0)

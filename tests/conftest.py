@@ -1,0 +1,61 @@
+"""Shared fixtures and hypothesis strategies: boards read as strings, games as move lists."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+
+from tttlab.game import Geometry, Position, StateSpace, state_space
+from tttlab.solve import Solution, solve
+
+#: Every geometry the property suite runs over (small enough to play out fast).
+GEOMETRIES = [
+    Geometry(3, 3, 3),
+    Geometry(3, 4, 3),
+    Geometry(4, 3, 3),
+    Geometry(4, 4, 3),
+    Geometry(4, 4, 4),
+    Geometry(2, 2, 2),
+    Geometry(3, 3, 2),
+    Geometry(1, 5, 3),
+    Geometry(5, 5, 4),
+]
+
+#: Geometries whose full state space the unit tests may enumerate quickly.
+SMALL_GEOMETRIES = [
+    Geometry(3, 3, 3),
+    Geometry(3, 4, 3),
+    Geometry(2, 2, 2),
+    Geometry(3, 3, 2),
+    Geometry(1, 5, 3),
+    Geometry(2, 3, 2),
+]
+
+
+@st.composite
+def games(draw: st.DrawFn, geometry: Geometry | None = None) -> tuple[Geometry, list[Position]]:
+    """A random legal game (possibly unfinished): the geometry and every position in it."""
+    g = geometry if geometry is not None else draw(st.sampled_from(GEOMETRIES))
+    position = Position.initial(g)
+    played = [position]
+    stop = draw(st.integers(min_value=0, max_value=g.cells))
+    while not position.is_terminal and len(played) <= stop:
+        position = position.apply(draw(st.sampled_from(position.legal_moves)))
+        played.append(position)
+    return g, played
+
+
+@pytest.fixture(scope="session")
+def space3() -> StateSpace:
+    return state_space(Geometry(3, 3, 3))
+
+
+@pytest.fixture(scope="session")
+def solution3() -> Solution:
+    return solve(Geometry(3, 3, 3))
+
+
+@pytest.fixture
+def rng() -> np.random.Generator:
+    return np.random.default_rng(12345)

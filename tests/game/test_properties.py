@@ -1,0 +1,103 @@
+"""One property suite over every geometry: the invariants of the rules (pgx's api_test)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import SMALL_GEOMETRIES, games
+from tttlab.game import Geometry, IllegalMoveError, Player, Position, state_space
+
+
+@given(games())
+def test_legal_moves_until_the_end(game: tuple[Geometry, list[Position]]) -> None:
+    _, played = game
+    for before, after in itertools.pairwise(played):
+        assert before.legal_moves
+        assert not before.is_terminal
+        assert after.ply == before.ply + 1
+        assert after.to_move is before.to_move.other
+    last = played[-1]
+    if last.is_terminal:
+        assert last.legal_moves == ()
+        for move in range(last.geometry.cells):
+            with pytest.raises(IllegalMoveError):
+                last.apply(move)
+    else:
+        assert last.legal_moves
+
+
+@given(games())
+def test_id_round_trip(game: tuple[Geometry, list[Position]]) -> None:
+    g, played = game
+    for p in played:
+        assert Position.from_id(p.id, g) == p
+        assert Position.from_string(p.to_string("/"), g) == p
+        assert Position.from_string(p.to_string(), g) == p
+
+
+@given(games())
+def test_canonical_id_invariant_under_symmetry(game: tuple[Geometry, list[Position]]) -> None:
+    g, played = game
+    p = played[-1]
+    ids = {p.transform(perm).id for perm in g.symmetries}
+    assert p.canonical_id == min(ids)
+    for perm in g.symmetries:
+        image = p.transform(perm)
+        assert image.canonical_id == p.canonical_id
+        # Symmetry preserves the rules' verdicts.
+        assert image.winner == p.winner
+        assert image.is_terminal == p.is_terminal
+
+
+@given(games())
+def test_winner_only_through_last_move(game: tuple[Geometry, list[Position]]) -> None:
+    _, played = game
+    for before, after in itertools.pairwise(played):
+        assert before.winner is None
+        if after.winner is not None:
+            assert after.winner is before.to_move
+
+
+@pytest.mark.parametrize("geometry", SMALL_GEOMETRIES, ids=str)
+def test_state_space_tables_agree_with_rules(geometry: Geometry) -> None:
+    space = state_space(geometry)
+    assert space.ids[0] == 0
+    assert (space.ids[1:] > space.ids[:-1]).all()
+    for i in range(0, space.size, max(1, space.size // 500)):
+        p = space.position(i)
+        assert p.id == int(space.ids[i])
+        assert space.index(p) == i
+        assert bool(space.terminal[i]) == p.is_terminal
+        assert int(space.winner[i]) == (int(p.winner) if p.winner else 0)
+        assert int(space.to_move[i]) == int(p.to_move)
+        legal = {int(m) for m in range(geometry.cells) if space.next[i, m] >= 0}
+        assert legal == set(p.legal_moves)
+        for m in p.legal_moves:
+            assert space.position(int(space.next[i, m])) == p.apply(m)
+        c = int(space.canonical[i])
+        assert int(space.ids[c]) == p.canonical_id
+        perm = geometry.symmetries[int(space.symmetry[i])]
+        assert p.transform(perm) == space.position(c)
+
+
+@settings(max_examples=50)
+@given(st.sampled_from(SMALL_GEOMETRIES), st.data())
+def test_every_reachable_game_position_is_in_the_table(
+    geometry: Geometry, data: st.DataObject
+) -> None:
+    _, played = data.draw(games(geometry))
+    space = state_space(geometry)
+    for p in played:
+        assert space.find(p.id) >= 0
+
+
+def test_unreachable_ids_are_not_found() -> None:
+    space = state_space(Geometry())
+    assert space.find(1 + 3) == -1  # two X and no O
+    with pytest.raises(ValueError, match="not reachable"):
+        space.index(Position(Geometry(), (1, 1, 0, 0, 0, 0, 0, 0, 0)))
+    assert Player(int(space.to_move[0])) is Player.X
