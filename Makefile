@@ -35,7 +35,8 @@ unit: $(VENV)/.installed-dev
 test: lint typecheck unit
 
 bench: $(VENV)/.installed-dev
-	$(BIN)/python -m pytest benchmarks --benchmark-only -q
+	$(BIN)/python benchmarks/bench_learners.py
+	$(BIN)/python benchmarks/episodes_needed.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist

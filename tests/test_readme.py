@@ -39,9 +39,12 @@ def test_readme_python_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out
 
 
-@pytest.mark.parametrize("args", _commands(), ids=" ".join)
-def test_readme_command_succeeds(args: list[str]) -> None:
-    # `ttt play` is interactive: quit at the first prompt.
-    result = ttt(*args, input="q\n")
-    assert result.returncode == 0, result.stderr
-    assert result.stdout
+def test_readme_commands_succeed_in_order(tmp_path: Path) -> None:
+    """Every `ttt` line of the README, in order, in a scratch folder (later lines use the
+    files earlier ones wrote). `ttt play` is interactive: it quits at the first prompt."""
+    commands = _commands()
+    assert len(commands) >= 10
+    for args in commands:
+        result = ttt(*args, input="q\n", cwd=str(tmp_path), timeout=300)
+        assert result.returncode == 0, (args, result.stderr)
+        assert result.stdout, args

@@ -8,7 +8,7 @@ import sys
 
 
 def ttt(
-    *args: str, input: str | None = None, timeout: float = 120
+    *args: str, input: str | None = None, timeout: float = 120, cwd: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, COLUMNS="100", NO_COLOR="1")
     return subprocess.run(
@@ -19,4 +19,5 @@ def ttt(
         timeout=timeout,
         env=env,
         check=False,
+        cwd=cwd,
     )

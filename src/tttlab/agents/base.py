@@ -11,10 +11,11 @@ from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+import numpy.typing as npt
 
-from tttlab.game import Position
+from tttlab.game import Player, Position, StateSpace
 
-__all__ = ["Agent", "sample", "uniform"]
+__all__ = ["Agent", "policy_matrix", "sample", "uniform"]
 
 
 @runtime_checkable
@@ -56,3 +57,21 @@ def sample(probabilities: Mapping[int, float], rng: np.random.Generator) -> int:
         return moves[0]
     weights = np.fromiter(probabilities.values(), dtype=np.float64, count=len(moves))
     return moves[int(rng.choice(len(moves), p=weights / weights.sum()))]
+
+
+def policy_matrix(agent: Agent, space: StateSpace, side: Player) -> npt.NDArray[np.float64]:
+    """The agent's evaluation-mode move probabilities at every position where ``side``
+    moves, as an N × cells array (rows of other positions are zero).
+
+    Agents with tables provide this directly (``agent.policy_matrix(side)``); others are
+    asked position by position.
+    """
+    direct = getattr(agent, "policy_matrix", None)
+    if callable(direct) and getattr(agent, "geometry", None) == space.geometry:
+        result: npt.NDArray[np.float64] = direct(side)
+        return result
+    out = np.zeros((space.size, space.geometry.cells))
+    for i in np.flatnonzero(~space.terminal & (space.to_move == int(side))):
+        for move, p in agent.move_probabilities(space.position(int(i))).items():
+            out[i, move] = p
+    return out

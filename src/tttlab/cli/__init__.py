@@ -9,21 +9,32 @@ import click
 
 from tttlab import __version__
 from tttlab.agents import AgentError
+from tttlab.cli.arena_cmd import arena_command
 from tttlab.cli.demo_cmd import demo_command
+from tttlab.cli.eval_cmd import eval_command
 from tttlab.cli.play_cmd import play_command
 from tttlab.cli.policy_cmd import policy_command
 from tttlab.cli.solve_cmd import solve_command
+from tttlab.cli.train_cmd import train_command
 from tttlab.game import (
     GeometryError,
     IllegalMoveError,
     PositionError,
     StateSpaceTooLarge,
 )
+from tttlab.train import ConfigError
 
 __all__ = ["cli", "main"]
 
 #: Failures caused by what the user asked for: one line on stderr, exit code 2.
-_EXPECTED = (GeometryError, PositionError, IllegalMoveError, StateSpaceTooLarge, AgentError)
+_EXPECTED = (
+    GeometryError,
+    PositionError,
+    IllegalMoveError,
+    StateSpaceTooLarge,
+    AgentError,
+    ConfigError,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,7 +43,15 @@ def cli() -> None:
     """tttlab: learn, solve and play tic-tac-toe and its m,n,k cousins."""
 
 
-for command in (play_command, policy_command, solve_command, demo_command):
+for command in (
+    play_command,
+    policy_command,
+    solve_command,
+    train_command,
+    eval_command,
+    arena_command,
+    demo_command,
+):
     cli.add_command(command)
 
 

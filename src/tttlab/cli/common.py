@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import click
 from rich.console import Console
 
-from tttlab.game import Geometry, GeometryError
+from tttlab.game import DEFAULT, Geometry, GeometryError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -57,8 +57,10 @@ def board_options(func: F) -> F:
     return func
 
 
-def geometry_from(board: Geometry, k: int | None, board_text: str | None = None) -> Geometry:
-    """Apply ``--k`` to a parsed ``--board``."""
+def geometry_from(board: Geometry | None, k: int | None) -> Geometry:
+    """Apply ``--k`` to a parsed ``--board`` (3x3 when there is none)."""
+    if board is None:
+        board = DEFAULT
     if k is None or k == board.k:
         return board
     try:

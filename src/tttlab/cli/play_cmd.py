@@ -8,8 +8,8 @@ import click
 import numpy as np
 
 from tttlab.agents import Agent
-from tttlab.cli.common import board_options, geometry_from, out, seed_option
-from tttlab.cli.loading import load_agent
+from tttlab.cli.common import board_options, out, seed_option
+from tttlab.cli.loading import load_agents
 from tttlab.game import Geometry, Player, Position
 from tttlab.render import board_text, values_text
 
@@ -138,8 +138,7 @@ def play_command(
     seed: int | None,
 ) -> None:
     """Play against an agent. Type a cell number as shown, or row,col; q quits."""
-    geometry = geometry_from(board, k)
-    agent = load_agent(opponent, geometry, depth=depth)
+    geometry, (agent,) = load_agents([opponent], board, k, depth)
     human = Player.parse(side)
     rng = np.random.default_rng(seed)
     while _play_one(agent, human, geometry, rng, show_values):

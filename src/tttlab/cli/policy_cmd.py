@@ -6,15 +6,17 @@ import click
 import numpy as np
 
 from tttlab.agents import Agent
-from tttlab.cli.common import board_options, err, geometry_from, json_option, out, print_json
-from tttlab.cli.loading import load_agent
-from tttlab.game import Geometry, StateSpace, state_space
+from tttlab.cli.common import board_options, err, json_option, out, print_json
+from tttlab.cli.loading import load_agents
+from tttlab.game import Geometry, Player, StateSpace, state_space
 
 
 def policy_table(agent: Agent, space: StateSpace) -> dict[str, list[int]]:
-    """Position string → sorted moves, for every reachable non-terminal position."""
+    """Position string → sorted moves, for every reachable non-terminal position where the
+    agent plays (both sides for most agents; one for an agent trained on one seat)."""
+    seats = [int(s) for s in getattr(agent, "seats", (Player.X, Player.O))]
     table: dict[str, list[int]] = {}
-    for i in np.flatnonzero(~space.terminal):
+    for i in np.flatnonzero(~space.terminal & np.isin(space.to_move, seats)):
         position = space.position(int(i))
         moves = sorted(m for m, p in agent.move_probabilities(position).items() if p > 0)
         table[position.to_string()] = moves
@@ -25,10 +27,9 @@ def policy_table(agent: Agent, space: StateSpace) -> dict[str, list[int]]:
 @click.argument("agent")
 @board_options
 @json_option
-def policy_command(agent: str, board: Geometry, k: int | None, as_json: bool) -> None:
+def policy_command(agent: str, board: Geometry | None, k: int | None, as_json: bool) -> None:
     """List the moves AGENT may play in every reachable position (a name or a file)."""
-    geometry = geometry_from(board, k)
-    player = load_agent(agent, geometry)
+    geometry, (player,) = load_agents([agent], board, k)
     with err.status(f"Asking {player.name} about every position…"):
         table = policy_table(player, state_space(geometry))
     if as_json:

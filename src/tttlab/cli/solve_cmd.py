@@ -51,7 +51,7 @@ def solve_summary(geometry: Geometry) -> dict[str, Any]:
 @click.command("solve")
 @board_options
 @json_option
-def solve_command(board: Geometry, k: int | None, as_json: bool) -> None:
+def solve_command(board: Geometry | None, k: int | None, as_json: bool) -> None:
     """Solve a board exactly: game value, position and game counts."""
     geometry = geometry_from(board, k)
     with err.status(f"Solving {geometry.name}…"):

@@ -1,0 +1,120 @@
+"""Agents that act from learned tables (TD values or Q values).
+
+Acting is greedy in evaluation mode, ties broken uniformly. The tables are the trainer's
+and the agent file's; this class only reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tttlab.agents.base import sample, uniform
+from tttlab.game import Geometry, Player, Position, StateSpace, state_space
+
+__all__ = ["TABLE_KINDS", "LearnedAgent"]
+
+#: Algorithm → the kind of table it learns.
+TABLE_KINDS = {
+    "td": "V",
+    "q": "Q",
+    "sarsa": "Q",
+    "expected-sarsa": "Q",
+    "double-q": "Q",
+    "mdp": "Q",
+}
+
+
+@dataclass(eq=False)
+class LearnedAgent:
+    """Greedy play from a value table.
+
+    Attributes:
+        algorithm: one of :data:`TABLE_KINDS`.
+        geometry: the board.
+        seats: the sides the tables were trained for.
+        tables: ``{"V": (2, N)}`` for TD (one row per seat, X then O: each seat's estimate
+            that it wins), or ``{"Q": (k, N, cells)}`` for the Q family (values from X's
+            side, summed over the k tables; X maximises, O minimises).
+        meta: the agent file's header (hyperparameters, episodes, seed, ...).
+    """
+
+    algorithm: str
+    geometry: Geometry
+    seats: tuple[Player, ...]
+    tables: dict[str, npt.NDArray[np.float64]]
+    meta: dict[str, Any] = field(default_factory=dict)
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        self.space: StateSpace = state_space(self.geometry)
+        if self.algorithm not in TABLE_KINDS:
+            raise ValueError(f"unknown algorithm {self.algorithm!r}")
+        kind = TABLE_KINDS[self.algorithm]
+        if kind == "Q":
+            self._q = self.tables["Q"].sum(axis=0)
+        else:
+            self._v = self.tables["V"]
+
+    @property
+    def name(self) -> str:
+        return self.label or self.algorithm
+
+    def _index(self, position: Position) -> int:
+        if position.geometry != self.geometry:
+            raise ValueError(
+                f"agent plays {self.geometry.name}, position is {position.geometry.name}"
+            )
+        if position.is_terminal:
+            raise ValueError("the game is over: there is no move to choose")
+        if position.to_move not in self.seats:
+            trained = " and ".join(s.name for s in self.seats)
+            raise ValueError(f"this agent was trained to play {trained} only")
+        return self.space.index(position)
+
+    def action_values(self, index: int, side: Player) -> npt.NDArray[np.float64]:
+        """Values of every move at a state index, from the mover's side (−inf if illegal)."""
+        children = self.space.next[index]
+        legal = children >= 0
+        if TABLE_KINDS[self.algorithm] == "Q":
+            values = side.sign * self._q[index]
+        else:
+            values = self._v[int(side) - 1][np.where(legal, children, 0)]
+        return np.where(legal, values, -np.inf)
+
+    def policy_matrix(self, side: Player) -> npt.NDArray[np.float64]:
+        """Evaluation-mode move probabilities at every position where ``side`` moves."""
+        if side not in self.seats:
+            trained = " and ".join(s.name for s in self.seats)
+            raise ValueError(f"this agent was trained to play {trained} only")
+        space = self.space
+        rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
+        children = space.next[rows]
+        legal = children >= 0
+        if TABLE_KINDS[self.algorithm] == "Q":
+            values = side.sign * self._q[rows]
+        else:
+            values = self._v[int(side) - 1][np.where(legal, children, 0)]
+        values = np.where(legal, values, -np.inf)
+        best = values.max(axis=1, keepdims=True)
+        ties = legal & (values == best)
+        out = np.zeros((space.size, self.geometry.cells))
+        out[rows] = ties / ties.sum(axis=1, keepdims=True)
+        return out
+
+    def move_probabilities(self, position: Position) -> Mapping[int, float]:
+        values = self.action_values(self._index(position), position.to_move)
+        best = values.max()
+        return uniform([int(m) for m in np.flatnonzero(values == best)])
+
+    def select_move(self, position: Position, rng: np.random.Generator) -> int:
+        return sample(self.move_probabilities(position), rng)
+
+    def move_values(self, position: Position) -> Mapping[int, float] | None:
+        """Q values from the mover's side, or TD's estimate that the mover wins."""
+        values = self.action_values(self._index(position), position.to_move)
+        return {int(m): float(values[m]) for m in position.legal_moves}

@@ -1,0 +1,311 @@
+"""``ttt train``: train a tabular learner, evaluate it exactly and save it atomically."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from tttlab.cli.common import (
+    CommandError,
+    board_options,
+    err,
+    json_option,
+    out,
+    print_json,
+)
+from tttlab.cli.loading import choose_geometry, load_agent
+from tttlab.evaluate import evaluate
+from tttlab.evaluate.curves import plot_curve
+from tttlab.game import Geometry, Player, StateSpaceTooLarge, check_enumerable
+from tttlab.io import save_agent_file
+from tttlab.train import ALGORITHMS, ConfigError, Schedule, Trainer, default_config
+
+#: Exact evaluation runs after training (and for curves) on boards up to this many positions.
+EVAL_LIMIT = 2_000_000
+_KINDS = ("constant", "linear", "exponential")
+
+
+def _schedule(
+    kind: str | None, start: float | None, end: float | None, default: Schedule
+) -> Schedule | None:
+    if kind is None and start is None and end is None:
+        return None
+    chosen_kind = kind or ("constant" if end is None else default.kind)
+    chosen_start = start if start is not None else default.start
+    chosen_end = end if end is not None else (default.end if chosen_kind != "constant" else None)
+    return Schedule(chosen_kind, chosen_start, chosen_end)  # type: ignore[arg-type]
+
+
+def _writable_target(path: Path, option: str) -> None:
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise click.BadParameter(f"folder {folder} does not exist", param_hint=option)
+    if path.is_dir():
+        raise click.BadParameter(f"{path} is a folder", param_hint=option)
+    import os
+
+    if not os.access(folder, os.W_OK):
+        raise click.BadParameter(f"folder {folder} is not writable", param_hint=option)
+
+
+def _unit_interval(label: str) -> click.FloatRange:
+    return click.FloatRange(0.0, 1.0)
+
+
+@click.command("train")
+@click.argument("algorithm", type=click.Choice(ALGORITHMS))
+@click.option(
+    "--episodes", type=click.IntRange(min=1), required=True, help="Number of training games."
+)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="Agent file to write (.npz).",
+)
+@click.option(
+    "--epsilon",
+    type=_unit_interval("epsilon"),
+    default=None,
+    help="Exploration rate (start value of its schedule).",
+)
+@click.option("--epsilon-end", type=_unit_interval("epsilon"), default=None)
+@click.option("--epsilon-schedule", type=click.Choice(_KINDS), default=None)
+@click.option(
+    "--alpha",
+    type=_unit_interval("alpha"),
+    default=None,
+    help="Learning rate (start value of its schedule).",
+)
+@click.option("--alpha-end", type=_unit_interval("alpha"), default=None)
+@click.option("--alpha-schedule", type=click.Choice(_KINDS), default=None)
+@click.option(
+    "--gamma",
+    type=click.FloatRange(0.0, 1.0),
+    default=None,
+    help="Discount for the Q family (default 1).",
+)
+@click.option(
+    "--draw-reward",
+    type=click.FloatRange(0.0, 1.0),
+    default=None,
+    help="TD: value of a draw (default 0.5; the course used 0).",
+)
+@click.option(
+    "--opponent",
+    default=None,
+    help="Train one seat against this fixed agent (name or file) instead of self-play.",
+)
+@click.option(
+    "--as",
+    "side",
+    type=click.Choice(["X", "O", "x", "o"]),
+    default=None,
+    help="The learning seat against --opponent (default X).",
+)
+@click.option(
+    "--curve",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Draw the learning curve (exact metrics) to this PNG.",
+)
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the exact metrics as JSON lines.",
+)
+@click.option(
+    "--eval-every",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Episodes between evaluations for --curve/--log (default: 20 points).",
+)
+@board_options
+@json_option
+def train_command(
+    algorithm: str,
+    episodes: int,
+    seed: int,
+    out_path: Path,
+    epsilon: float | None,
+    epsilon_end: float | None,
+    epsilon_schedule: str | None,
+    alpha: float | None,
+    alpha_end: float | None,
+    alpha_schedule: str | None,
+    gamma: float | None,
+    draw_reward: float | None,
+    opponent: str | None,
+    side: str | None,
+    curve: Path | None,
+    log_path: Path | None,
+    eval_every: int | None,
+    board: Geometry | None,
+    k: int | None,
+    as_json: bool,
+) -> None:
+    """Train ALGORITHM (td, q, sarsa, expected-sarsa, double-q) and save it to --out."""
+    geometry = choose_geometry([opponent] if opponent else [], board, k)
+    try:
+        check_enumerable(geometry)
+    except StateSpaceTooLarge as error:
+        raise CommandError(f"cannot train a full table on {geometry.name}: {error}") from None
+    _writable_target(out_path, "'--out'")
+    for extra, option in ((curve, "'--curve'"), (log_path, "'--log'")):
+        if extra is not None:
+            _writable_target(extra, option)
+    if side is not None and opponent is None:
+        raise click.BadParameter(
+            "--as needs --opponent (self-play trains both seats)", param_hint="'--as'"
+        )
+    base = default_config(algorithm, episodes, seed)
+    seat = None if opponent is None else Player.parse(side or "X")
+    try:
+        config = default_config(
+            algorithm,
+            episodes,
+            seed,
+            geometry=geometry,
+            epsilon=_schedule(epsilon_schedule, epsilon, epsilon_end, base.epsilon),
+            alpha=_schedule(alpha_schedule, alpha, alpha_end, base.alpha),
+            gamma=gamma,
+            draw_reward=draw_reward,
+            seat=seat,
+            opponent=opponent,
+        )
+        config.validate()
+    except ConfigError as error:
+        raise CommandError(str(error)) from None
+    fixed = load_agent(opponent, geometry) if opponent is not None else None
+    with err.status(f"Preparing {geometry.name} tables…"):
+        trainer = Trainer(config, fixed)
+    can_evaluate = trainer.space.size <= EVAL_LIMIT
+    want_curve = curve is not None or log_path is not None
+    if want_curve and not can_evaluate:
+        raise CommandError(f"exact curves need at most {EVAL_LIMIT:,} positions")
+    every = eval_every or max(1, episodes // 20)
+    records: list[dict[str, Any]] = []
+    if want_curve:
+        records.append(_metrics(trainer, 0))
+
+    interrupted = False
+    started = time.perf_counter()
+    progress: Progress | None = None
+    task = None
+    latest = ""
+    try:
+        while trainer.remaining > 0:
+            step = min(trainer.remaining, _batch(episodes), every - trainer.done % every)
+            trainer.run(step)
+            if want_curve and (trainer.done % every == 0 or trainer.remaining == 0):
+                records.append(_metrics(trainer, trainer.done))
+                latest = _short(records[-1])
+            elapsed = time.perf_counter() - started
+            if progress is None and elapsed > 1.0 and trainer.remaining > 0:
+                progress = _progress()
+                progress.start()
+                task = progress.add_task(algorithm, total=episodes, info="")
+            if progress is not None and task is not None:
+                rate = trainer.done / max(elapsed, 1e-9)
+                progress.update(
+                    task, completed=trainer.done, info=f"{rate:,.0f} episodes/s {latest}"
+                )
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if progress is not None:
+            progress.stop()
+    seconds = time.perf_counter() - started
+
+    agent = trainer.agent(label=out_path.name)
+    save_agent_file(
+        out_path, agent, episodes=trainer.done, seed=seed, hyperparameters=config.header()
+    )
+    if records:
+        if log_path is not None:
+            log_path.write_text("".join(json.dumps(r) + "\n" for r in records))
+        if curve is not None:
+            plot_curve(records, curve, f"{algorithm} on {geometry.name}, seed {seed}")
+    if interrupted:
+        err.print(
+            f"Interrupted after {trainer.done:,} of {episodes:,} episodes; "
+            f"saved what was learned to {out_path}."
+        )
+        raise SystemExit(130)
+
+    summary: dict[str, Any] = {
+        "algorithm": algorithm,
+        "board": geometry.name,
+        "episodes": trainer.done,
+        "seed": seed,
+        "seconds": round(seconds, 3),
+        "episodes_per_second": round(trainer.done / max(seconds, 1e-9)),
+        "out": str(out_path),
+        "hyperparameters": config.header(),
+    }
+    if can_evaluate:
+        reports = evaluate(agent, geometry)
+        summary["evaluation"] = {seat: r.as_json() for seat, r in reports.items()}
+    if as_json:
+        print_json(summary)
+        return
+    out.print(
+        f"Trained {algorithm} for {trainer.done:,} episodes in {seconds:.2f} s "
+        f"({summary['episodes_per_second']:,} episodes/s); saved to {out_path}."
+    )
+    for seat, report in summary.get("evaluation", {}).items():
+        res = report["vs_random"]
+        out.print(
+            f"  as {seat}: worst case {report['worst_case']:+d}, optimal share "
+            f"{report['optimal_share']:.4f}, vs random W {res['win']:.4f} "
+            f"D {res['draw']:.4f} L {res['loss']:.4f}"
+        )
+    if curve is not None:
+        out.print(f"Learning curve: {curve}")
+
+
+def _batch(episodes: int) -> int:
+    return max(1_000, min(100_000, episodes // 100))
+
+
+def _metrics(trainer: Trainer, episode: int) -> dict[str, Any]:
+    reports = evaluate(trainer.agent(), trainer.config.geometry)
+    return {"episode": episode, **{seat: r.as_json() for seat, r in reports.items()}}
+
+
+def _short(record: dict[str, Any]) -> str:
+    parts = [
+        f"{seat}: opt {record[seat]['optimal_share']:.3f} worst {record[seat]['worst_case']:+d}"
+        for seat in ("X", "O")
+        if seat in record
+    ]
+    return "| " + ", ".join(parts)
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[info]}"),
+        console=err,
+        transient=False,
+    )

@@ -1,0 +1,6 @@
+"""Reading and writing agent files (no pickle), and resolving AGENT arguments."""
+
+from tttlab.io.agentfile import AgentFileError, load_agent_file, save_agent_file
+from tttlab.io.resolve import is_builtin, resolve_agent
+
+__all__ = ["AgentFileError", "is_builtin", "load_agent_file", "resolve_agent", "save_agent_file"]
