@@ -48,3 +48,12 @@ def test_readme_commands_succeed_in_order(tmp_path: Path) -> None:
         result = ttt(*args, input="q\n", cwd=str(tmp_path), timeout=300)
         assert result.returncode == 0, (args, result.stderr)
         assert result.stdout, args
+
+
+def test_readme_mdp_explanation_comes_from_the_code() -> None:
+    block = re.search(r"<!-- explain: ttt (.*?) -->\n```text\n(.*?)```", README, flags=re.S)
+    assert block is not None
+    args = shlex.split(block.group(1))
+    result = ttt(*args)
+    assert result.returncode == 0
+    assert result.stdout.strip() == block.group(2).strip()

@@ -1,6 +1,6 @@
 """``python -m tttlab`` runs the ``ttt`` command line."""
 
 if __name__ == "__main__":
-    from tttlab.cli import run
+    from tttlab._entry import run
 
     run()

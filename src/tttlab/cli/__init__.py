@@ -70,13 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     except click.ClickException as error:
         sys.stderr.write(f"ttt: error: {error.format_message()}\n")
         return error.exit_code
-    except (click.Abort, KeyboardInterrupt):
+    except (click.Abort, KeyboardInterrupt):  # Ctrl-C anywhere outside training's own handler
         sys.stderr.write("ttt: interrupted\n")
         return 130
     except BrokenPipeError:
         return 0
     return result if isinstance(result, int) else 0
-
-
-def run() -> None:  # pragma: no cover - thin wrapper for the console script
-    sys.exit(main())

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -85,3 +87,14 @@ def json_option(func: F) -> F:
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=None, separators=(",", ":")) + "\n")
     sys.stdout.flush()
+
+
+def writable_target(path: Path, option: str) -> None:
+    """Refuse, before any work, an output path that could not be written."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise click.BadParameter(f"folder {folder} does not exist", param_hint=option)
+    if path.is_dir():
+        raise click.BadParameter(f"{path} is a folder", param_hint=option)
+    if not os.access(folder, os.W_OK):
+        raise click.BadParameter(f"folder {folder} is not writable", param_hint=option)

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import click
 import numpy as np
 
-from tttlab.cli.common import board_options, err, geometry_from, json_option, out, print_json
-from tttlab.game import Geometry, Position
+from tttlab.cli.common import (
+    board_options,
+    err,
+    geometry_from,
+    json_option,
+    out,
+    print_json,
+    writable_target,
+)
+from tttlab.cli.loading import load_agents
+from tttlab.game import Geometry, Player, Position
 from tttlab.render import board_text
 from tttlab.solve import solve
 
@@ -51,8 +61,132 @@ def solve_summary(geometry: Geometry) -> dict[str, Any]:
 @click.command("solve")
 @board_options
 @json_option
-def solve_command(board: Geometry | None, k: int | None, as_json: bool) -> None:
-    """Solve a board exactly: game value, position and game counts."""
+@click.option("--mdp", is_flag=True, help="Solve the game against a fixed opponent as an MDP.")
+@click.option(
+    "--as",
+    "side",
+    type=click.Choice(["X", "O", "x", "o"]),
+    default=None,
+    help="MDP: the deciding seat (default X).",
+)
+@click.option("--opponent", default=None, help="MDP: the fixed opponent (default random).")
+@click.option(
+    "--method",
+    type=click.Choice(["vi", "pi"]),
+    default=None,
+    help="MDP: value iteration or policy iteration (default vi).",
+)
+@click.option(
+    "--gamma",
+    type=click.FloatRange(0.0, 1.0, min_open=True),
+    default=None,
+    help="MDP: discount (default 1, the undiscounted game).",
+)
+@click.option(
+    "--rewards",
+    type=click.Choice(["standard", "time-greedy"]),
+    default=None,
+    help="MDP: +1/-1/0 (standard) or the seed's -1 per move, +10 for a win.",
+)
+@click.option(
+    "--soft-constraint",
+    is_flag=True,
+    help="MDP: illegal actions loop with reward -10 instead of being masked.",
+)
+@click.option(
+    "--tol",
+    type=click.FloatRange(0.0, min_open=True),
+    default=None,
+    help="MDP: value iteration stops when no value changes by this much.",
+)
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="MDP: write the solved policy as an agent file.",
+)
+@click.option(
+    "--export-dense",
+    "dense_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="MDP: write dense P (S x S x A) and R to an .npz.",
+)
+@click.option(
+    "--export",
+    "sparse_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="MDP: write sparse P (CSR per action) and R to an .npz.",
+)
+@click.option("--explain", is_flag=True, help="MDP: show the MDP for a person.")
+def solve_command(
+    board: Geometry | None,
+    k: int | None,
+    as_json: bool,
+    mdp: bool = False,
+    side: str | None = None,
+    opponent: str | None = None,
+    method: str | None = None,
+    gamma: float | None = None,
+    rewards: str | None = None,
+    soft_constraint: bool = False,
+    tol: float | None = None,
+    out_path: Path | None = None,
+    dense_path: Path | None = None,
+    sparse_path: Path | None = None,
+    explain: bool = False,
+) -> None:
+    """Solve a board exactly (value, positions, games), or with --mdp the game against a
+    fixed opponent as a Markov decision process."""
+    mdp_only = {
+        "--as": side,
+        "--opponent": opponent,
+        "--method": method,
+        "--gamma": gamma,
+        "--rewards": rewards,
+        "--tol": tol,
+        "--out": out_path,
+        "--export-dense": dense_path,
+        "--export": sparse_path,
+    }
+    if not mdp:
+        given = [name for name, v in mdp_only.items() if v is not None]
+        given += [
+            n for n, f in (("--soft-constraint", soft_constraint), ("--explain", explain)) if f
+        ]
+        if given:
+            raise click.UsageError(f"{', '.join(given)} only work with --mdp")
+    else:
+        for path, option in (
+            (out_path, "'--out'"),
+            (dense_path, "'--export-dense'"),
+            (sparse_path, "'--export'"),
+        ):
+            if path is not None:
+                writable_target(path, option)
+        from tttlab.cli.mdp_cmd import run_mdp  # scipy.sparse.linalg only when needed
+
+        spec = opponent or "random"
+        geometry, (fixed,) = load_agents([spec], board, k)
+        run_mdp(
+            geometry,
+            Player.parse(side or "X"),
+            fixed,
+            spec,
+            method or "vi",
+            1.0 if gamma is None else gamma,
+            rewards or "standard",  # type: ignore[arg-type]
+            soft_constraint,
+            tol or 1e-12,
+            as_json,
+            out_path,
+            dense_path,
+            sparse_path,
+            explain,
+        )
+        return
     geometry = geometry_from(board, k)
     with err.status(f"Solving {geometry.name}…"):
         summary = solve_summary(geometry)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from tttlab.cli.common import (
     json_option,
     out,
     print_json,
+    writable_target,
 )
 from tttlab.cli.loading import choose_geometry, load_agent
 from tttlab.evaluate import evaluate
@@ -46,18 +48,6 @@ def _schedule(
     chosen_start = start if start is not None else default.start
     chosen_end = end if end is not None else (default.end if chosen_kind != "constant" else None)
     return Schedule(chosen_kind, chosen_start, chosen_end)  # type: ignore[arg-type]
-
-
-def _writable_target(path: Path, option: str) -> None:
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise click.BadParameter(f"folder {folder} does not exist", param_hint=option)
-    if path.is_dir():
-        raise click.BadParameter(f"{path} is a folder", param_hint=option)
-    import os
-
-    if not os.access(folder, os.W_OK):
-        raise click.BadParameter(f"folder {folder} is not writable", param_hint=option)
 
 
 def _unit_interval(label: str) -> click.FloatRange:
@@ -166,10 +156,10 @@ def train_command(
         check_enumerable(geometry)
     except StateSpaceTooLarge as error:
         raise CommandError(f"cannot train a full table on {geometry.name}: {error}") from None
-    _writable_target(out_path, "'--out'")
+    writable_target(out_path, "'--out'")
     for extra, option in ((curve, "'--curve'"), (log_path, "'--log'")):
         if extra is not None:
-            _writable_target(extra, option)
+            writable_target(extra, option)
     if side is not None and opponent is None:
         raise click.BadParameter(
             "--as needs --opponent (self-play trains both seats)", param_hint="'--as'"
@@ -204,33 +194,32 @@ def train_command(
     if want_curve:
         records.append(_metrics(trainer, 0))
 
-    interrupted = False
     started = time.perf_counter()
     progress: Progress | None = None
     task = None
     latest = ""
-    try:
-        while trainer.remaining > 0:
-            step = min(trainer.remaining, _batch(episodes), every - trainer.done % every)
-            trainer.run(step)
-            if want_curve and (trainer.done % every == 0 or trainer.remaining == 0):
-                records.append(_metrics(trainer, trainer.done))
-                latest = _short(records[-1])
-            elapsed = time.perf_counter() - started
-            if progress is None and elapsed > 1.0 and trainer.remaining > 0:
-                progress = _progress()
-                progress.start()
-                task = progress.add_task(algorithm, total=episodes, info="")
-            if progress is not None and task is not None:
-                rate = trainer.done / max(elapsed, 1e-9)
-                progress.update(
-                    task, completed=trainer.done, info=f"{rate:,.0f} episodes/s {latest}"
-                )
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        if progress is not None:
-            progress.stop()
+    with _StopOnSignal() as stop:
+        try:
+            while trainer.remaining > 0 and not stop.requested:
+                step = min(trainer.remaining, _batch(episodes), every - trainer.done % every)
+                trainer.run(step)
+                if want_curve and (trainer.done % every == 0 or trainer.remaining == 0):
+                    records.append(_metrics(trainer, trainer.done))
+                    latest = _short(records[-1])
+                elapsed = time.perf_counter() - started
+                if progress is None and elapsed > 1.0 and trainer.remaining > 0:
+                    progress = _progress()
+                    progress.start()
+                    task = progress.add_task(algorithm, total=episodes, info="")
+                if progress is not None and task is not None:
+                    rate = trainer.done / max(elapsed, 1e-9)
+                    progress.update(
+                        task, completed=trainer.done, info=f"{rate:,.0f} episodes/s {latest}"
+                    )
+        finally:
+            if progress is not None:
+                progress.stop()
+    interrupted = stop.requested
     seconds = time.perf_counter() - started
 
     agent = trainer.agent(label=out_path.name)
@@ -278,6 +267,36 @@ def train_command(
         )
     if curve is not None:
         out.print(f"Learning curve: {curve}")
+
+
+class _StopOnSignal:
+    """Turn the first Ctrl-C (SIGINT) or SIGTERM into a request to stop between batches.
+
+    A signal that arrives while numba compiles, or inside a batch, must not tear either
+    apart: the loop finishes the batch, then saves. The first signal restores the previous
+    handlers, so a second Ctrl-C interrupts at once.
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous: dict[int, Any] = {}
+
+    def _handle(self, signum: int, frame: object) -> None:
+        self.requested = True
+        self._restore()
+
+    def _restore(self) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+        self._previous.clear()
+
+    def __enter__(self) -> _StopOnSignal:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            self._previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._restore()
 
 
 def _batch(episodes: int) -> int:

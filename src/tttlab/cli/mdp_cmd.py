@@ -1,0 +1,165 @@
+"""``ttt solve --mdp``: the game against a fixed opponent as an MDP, solved exactly."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tttlab.agents import Agent
+from tttlab.agents.base import policy_matrix
+from tttlab.cli.common import CommandError, out, print_json
+from tttlab.game import Geometry, Player, StateSpaceTooLarge, state_space
+from tttlab.io import save_agent_file
+from tttlab.mdp import MDP, MDPSolution, build_mdp, mdp_agent, policy_iteration, value_iteration
+from tttlab.mdp.build import RewardScheme
+from tttlab.render import board_text
+from tttlab.solve import solve
+
+#: MDPs are built on boards with at most this many positions.
+MDP_LIMIT = 2_000_000
+
+
+def run_mdp(
+    geometry: Geometry,
+    seat: Player,
+    opponent: Agent,
+    opponent_spec: str,
+    method: str,
+    gamma: float,
+    rewards: RewardScheme,
+    soft_constraint: bool,
+    tol: float,
+    as_json: bool,
+    out_path: Path | None,
+    dense_path: Path | None,
+    sparse_path: Path | None,
+    explain: bool,
+) -> None:
+    try:
+        space = state_space(geometry)
+    except StateSpaceTooLarge as error:
+        raise CommandError(f"cannot build an MDP on {geometry.name}: {error}") from None
+    if space.size > MDP_LIMIT:
+        raise CommandError(
+            f"MDPs are limited to boards of {MDP_LIMIT:,} positions; "
+            f"{geometry.name} has {space.size:,}"
+        )
+    started = time.perf_counter()
+    table = policy_matrix(opponent, space, seat.other)
+    mdp = build_mdp(space, seat, table, rewards=rewards, soft_constraint=soft_constraint)
+    solution = value_iteration(mdp, gamma, tol) if method == "vi" else policy_iteration(mdp, gamma)
+    seconds = time.perf_counter() - started
+    summary: dict[str, Any] = {
+        "board": geometry.name,
+        "seat": seat.name,
+        "opponent": opponent_spec,
+        "method": method,
+        "gamma": gamma,
+        "rewards": rewards,
+        "soft_constraint": soft_constraint,
+        "value": solution.value(mdp),
+        "states": mdp.n_states,
+        "decision_states": mdp.n_states - 3,
+        "symmetric": mdp.symmetric,
+        "iterations": solution.iterations,
+        "residual": solution.residual,
+        "seconds": round(seconds, 3),
+    }
+    if dense_path is not None:
+        mdp.export_dense(dense_path)
+        summary["export_dense"] = str(dense_path)
+    if sparse_path is not None:
+        mdp.export_sparse(sparse_path)
+        summary["export"] = str(sparse_path)
+    if out_path is not None:
+        header = {
+            "method": method,
+            "gamma": gamma,
+            "rewards": rewards,
+            "seat": seat.name,
+            "opponent": opponent_spec,
+            "soft_constraint": soft_constraint,
+        }
+        agent = mdp_agent(mdp, solution, {"hyperparameters": header})
+        save_agent_file(out_path, agent, episodes=0, seed=0, hyperparameters=header)
+        summary["out"] = str(out_path)
+    if as_json:
+        print_json(summary)
+        return
+    if explain:
+        explain_mdp(mdp, solution, opponent_spec)
+        return
+    out.print(
+        f"{seat.name} against {opponent_spec} on {geometry.name} as an MDP: "
+        f"{mdp.n_states - 3} decision states + 3 absorbing (draw, win, loss)"
+        f"{', reduced by symmetry' if mdp.symmetric else ''}."
+    )
+    out.print(
+        f"{'Value iteration' if method == 'vi' else 'Policy iteration'} "
+        f"(gamma {gamma:g}): expected reward {summary['value']:.12g} after "
+        f"{solution.iterations} iterations (residual {solution.residual:.1e})."
+    )
+    for key in ("out", "export_dense", "export"):
+        if key in summary:
+            out.print(f"Wrote {summary[key]}.")
+
+
+def explain_mdp(mdp: MDP, solution: MDPSolution, opponent_spec: str) -> None:
+    """A person's view: sizes, one row of P as boards, and where the policy gambles."""
+    space = mdp.space
+    seat = mdp.seat
+    out.print(
+        f"States: {mdp.n_states - 3} positions where {seat.name} moves (up to symmetry), "
+        f"plus draw, win and loss: S = {mdp.n_states}; actions: A = {mdp.n_actions} "
+        f"cells."
+    )
+    nnz = sum(m.nnz for m in mdp.P)
+    out.print(
+        f"P holds {nnz:,} non-zero entries out of S x S x A = {mdp.n_states**2 * mdp.n_actions:,}."
+    )
+    # One row of P: the first decision state with a legal move that does not end the game.
+    s = 1 if mdp.n_states > 4 else 0
+    a = int(np.flatnonzero(mdp.legal[s])[0])
+    pos = space.position(int(mdp.positions[s]))
+    out.print(f"\nState {s}, {seat.name} to move:")
+    out.print(board_text(pos))
+    out.print(f"Action {a + 1} (cell {a}), then {opponent_spec} answers; row P[{s}, :, {a}]:")
+    row = mdp.P[a].getrow(s)
+    draw, win, loss = mdp.terminal_states
+    names = {draw: "draw", win: "win", loss: "loss"}
+    for target, p in sorted(zip(row.indices, row.data, strict=True), key=lambda t: t[0]):
+        label = names.get(int(target), f"state {int(target)}")
+        out.print(f"  -> {label} with probability {p:.4f}")
+        if int(target) not in names:
+            out.print(board_text(space.position(int(mdp.positions[target])), numbers=False))
+    out.print(f"R[{s}, {a}] = {mdp.R[s, a]:.4f}")
+
+    exact = solve(space.geometry)
+    risky = []
+    for t in range(mdp.n_states - 3):
+        i = int(mdp.positions[t])
+        best = solution.Q[t].max()
+        moves = np.flatnonzero(np.isclose(solution.Q[t], best, atol=1e-12) & mdp.legal[t])
+        if not exact.optimal[i, moves].all():
+            risky.append((t, moves))
+    out.print(
+        f"\nValue against {opponent_spec}: {solution.value(mdp):.6f}. The MDP policy plays a "
+        f"move that gives away the game-theoretic value in {len(risky)} of "
+        f"{mdp.n_states - 3} states; minimax never does."
+    )
+    if risky:
+        t, moves = risky[0]
+        i = int(mdp.positions[t])
+        pos = space.position(i)
+        safe = [int(m) + 1 for m in np.flatnonzero(exact.optimal[i])]
+        out.print(f"For example, {seat.name} to move here:")
+        out.print(board_text(pos))
+        out.print(
+            f"the MDP plays {[int(m) + 1 for m in moves]} (expected reward "
+            f"{solution.Q[t].max():.4f}); minimax keeps to {safe}, which against "
+            f"{opponent_spec} is worth only "
+            f"{max(solution.Q[t][m - 1] for m in safe):.4f}."
+        )
