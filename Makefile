@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: demo test lint typecheck unit bench clean
+.PHONY: demo test lint typecheck unit bench clean browser
 
 # The virtual environment, rebuilt when pyproject.toml changes.
 $(BIN)/activate:
@@ -32,7 +32,19 @@ typecheck: $(VENV)/.installed-dev
 unit: $(VENV)/.installed-dev
 	$(BIN)/pytest
 
-test: lint typecheck unit
+# The browser tests drive Debian's chromium; install it when it is missing (needs root,
+# as on CI). Never `playwright install`: it downloads a browser of its own.
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "chromium is missing: browser tests will be skipped (sudo apt-get install chromium)"; \
+	  fi; \
+	fi
+
+test: lint typecheck browser unit
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/bench_learners.py

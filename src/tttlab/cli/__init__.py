@@ -14,6 +14,7 @@ from tttlab.cli.demo_cmd import demo_command
 from tttlab.cli.eval_cmd import eval_command
 from tttlab.cli.play_cmd import play_command
 from tttlab.cli.policy_cmd import policy_command
+from tttlab.cli.serve_cmd import serve_command
 from tttlab.cli.solve_cmd import solve_command
 from tttlab.cli.train_cmd import train_command
 from tttlab.game import (
@@ -50,6 +51,7 @@ for command in (
     train_command,
     eval_command,
     arena_command,
+    serve_command,
     demo_command,
 ):
     cli.add_command(command)

@@ -1,0 +1,1 @@
+"""The web page: a FastAPI app serving one static page and a JSON API."""
