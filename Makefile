@@ -49,6 +49,7 @@ test: lint typecheck browser unit
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/bench_learners.py
 	$(BIN)/python benchmarks/episodes_needed.py
+	$(BIN)/python benchmarks/load_web.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist

@@ -85,7 +85,8 @@ def test_openapi_documents_the_api(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("path", "body", "status", "fragment"),
     [
-        ("/api/move", {"position": "XZ.......", "agent": "perfect"}, 400, "only contain"),
+        ("/api/move", {"position": "XZ.......", "agent": "perfect"}, 422, "position: String"),
+        ("/api/move", {"position": "", "agent": "perfect"}, 422, "position"),
         ("/api/move", {"position": "XX", "agent": "perfect"}, 400, "9 cells"),
         ("/api/move", {"position": "OO.......", "agent": "perfect"}, 400, "X moves first"),
         ("/api/move", {"position": "XXX/OO./...", "agent": "perfect"}, 409, "game is over"),

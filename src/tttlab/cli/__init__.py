@@ -3,6 +3,7 @@ and turns every expected failure into one line on stderr with exit code 2."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -77,4 +78,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as error:  # a bug: still one line, unless debugging
+        if os.environ.get("TTTLAB_DEBUG"):
+            raise
+        sys.stderr.write(
+            f"ttt: internal error: {type(error).__name__}: {error} "
+            "(set TTTLAB_DEBUG=1 for the traceback, and please report it)\n"
+        )
+        return 1
     return result if isinstance(result, int) else 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -25,6 +26,19 @@ class CommandError(click.ClickException):
     """A one-line failure that exits with code 2."""
 
     exit_code = 2
+
+
+class FiniteFloat(click.FloatRange):
+    """A float range that also refuses nan and infinities (click's FloatRange lets nan
+    through, since every comparison with nan is false)."""
+
+    name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
 
 
 class BoardType(click.ParamType):  # type: ignore[type-arg]
@@ -52,9 +66,8 @@ def board_options(func: F) -> F:
         "--board",
         "board",
         type=BoardType(),
-        default="3x3",
-        show_default=True,
-        help="Board size as RxC, or RxCkK (e.g. 4x4k4).",
+        default=None,
+        help="Board size as RxC, or RxCkK (e.g. 4x4k4). Default: 3x3, or an agent file's.",
     )(func)
     return func
 

@@ -15,7 +15,9 @@ from tttlab.render import board_text, values_text
 
 __all__ = ["MoveInputError", "parse_human_move", "play_command"]
 
-_PAIR = re.compile(r"^\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*$")
+# ASCII digits only: str.isdigit() and \d also accept characters such as '²' that int() refuses.
+_PAIR = re.compile(r"^\s*(-?[0-9]{1,6})\s*[, ]\s*(-?[0-9]{1,6})\s*$", re.ASCII)
+_NUMBER = re.compile(r"^[+-]?[0-9]{1,6}$", re.ASCII)
 _QUIT = {"q", "quit", "exit"}
 
 
@@ -33,7 +35,7 @@ def parse_human_move(text: str, position: Position) -> int:
         if not (1 <= row <= g.rows and 1 <= col <= g.cols):
             raise MoveInputError(f"row must be 1-{g.rows} and column 1-{g.cols}, got {row},{col}")
         cell = g.cell(row - 1, col - 1)
-    elif typed.lstrip("+-").isdigit():
+    elif _NUMBER.match(typed):
         number = int(typed)
         if not 1 <= number <= g.cells:
             raise MoveInputError(f"cell numbers run from 1 to {g.cells}, got {number}")

@@ -10,6 +10,7 @@ import click
 import numpy as np
 
 from tttlab.cli.common import (
+    FiniteFloat,
     board_options,
     err,
     geometry_from,
@@ -78,7 +79,7 @@ def solve_summary(geometry: Geometry) -> dict[str, Any]:
 )
 @click.option(
     "--gamma",
-    type=click.FloatRange(0.0, 1.0, min_open=True),
+    type=FiniteFloat(0.0, 1.0, min_open=True),
     default=None,
     help="MDP: discount (default 1, the undiscounted game).",
 )
@@ -95,7 +96,7 @@ def solve_summary(geometry: Geometry) -> dict[str, Any]:
 )
 @click.option(
     "--tol",
-    type=click.FloatRange(0.0, min_open=True),
+    type=FiniteFloat(0.0, min_open=True),
     default=None,
     help="MDP: value iteration stops when no value changes by this much.",
 )

@@ -18,8 +18,10 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from tttlab.agents import AgentError
 from tttlab.cli.common import (
     CommandError,
+    FiniteFloat,
     board_options,
     err,
     json_option,
@@ -31,8 +33,16 @@ from tttlab.cli.loading import choose_geometry, load_agent
 from tttlab.evaluate import evaluate
 from tttlab.evaluate.curves import plot_curve
 from tttlab.game import Geometry, Player, StateSpaceTooLarge, check_enumerable
-from tttlab.io import save_agent_file
-from tttlab.train import ALGORITHMS, ConfigError, Schedule, Trainer, default_config
+from tttlab.io import load_agent_file, save_agent_file
+from tttlab.train import (
+    ALGORITHMS,
+    ConfigError,
+    Schedule,
+    TrainConfig,
+    Trainer,
+    config_from_checkpoint,
+    default_config,
+)
 
 #: Exact evaluation runs after training (and for curves) on boards up to this many positions.
 EVAL_LIMIT = 2_000_000
@@ -51,15 +61,18 @@ def _schedule(
 
 
 def _unit_interval(label: str) -> click.FloatRange:
-    return click.FloatRange(0.0, 1.0)
+    return FiniteFloat(0.0, 1.0)
 
 
 @click.command("train")
 @click.argument("algorithm", type=click.Choice(ALGORITHMS))
 @click.option(
-    "--episodes", type=click.IntRange(min=1), required=True, help="Number of training games."
+    "--episodes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Number of training games (required unless --resume).",
 )
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed (default 0).")
 @click.option(
     "--out",
     "out_path",
@@ -85,13 +98,13 @@ def _unit_interval(label: str) -> click.FloatRange:
 @click.option("--alpha-schedule", type=click.Choice(_KINDS), default=None)
 @click.option(
     "--gamma",
-    type=click.FloatRange(0.0, 1.0),
+    type=FiniteFloat(0.0, 1.0),
     default=None,
     help="Discount for the Q family (default 1).",
 )
 @click.option(
     "--draw-reward",
-    type=click.FloatRange(0.0, 1.0),
+    type=FiniteFloat(0.0, 1.0),
     default=None,
     help="TD: value of a draw (default 0.5; the course used 0).",
 )
@@ -126,12 +139,32 @@ def _unit_interval(label: str) -> click.FloatRange:
     default=None,
     help="Episodes between evaluations for --curve/--log (default: 20 points).",
 )
+@click.option(
+    "--checkpoint-every",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Write a resumable checkpoint every N episodes (and on Ctrl-C / SIGTERM).",
+)
+@click.option(
+    "--checkpoint",
+    "checkpoint_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Checkpoint file (default: OUT with .ckpt.npz).",
+)
+@click.option(
+    "--resume",
+    "resume_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Continue from a checkpoint; the result equals an uninterrupted run.",
+)
 @board_options
 @json_option
 def train_command(
     algorithm: str,
-    episodes: int,
-    seed: int,
+    episodes: int | None,
+    seed: int | None,
     out_path: Path,
     epsilon: float | None,
     epsilon_end: float | None,
@@ -146,12 +179,50 @@ def train_command(
     curve: Path | None,
     log_path: Path | None,
     eval_every: int | None,
+    checkpoint_every: int | None,
+    checkpoint_path: Path | None,
+    resume_path: Path | None,
     board: Geometry | None,
     k: int | None,
     as_json: bool,
 ) -> None:
     """Train ALGORITHM (td, q, sarsa, expected-sarsa, double-q) and save it to --out."""
-    geometry = choose_geometry([opponent] if opponent else [], board, k)
+    resumed: tuple[TrainConfig, dict[str, Any], int, dict[str, Any]] | None = None
+    if resume_path is not None:
+        given = {
+            "--episodes": episodes,
+            "--seed": seed,
+            "--epsilon": epsilon,
+            "--epsilon-end": epsilon_end,
+            "--epsilon-schedule": epsilon_schedule,
+            "--alpha": alpha,
+            "--alpha-end": alpha_end,
+            "--alpha-schedule": alpha_schedule,
+            "--gamma": gamma,
+            "--draw-reward": draw_reward,
+            "--opponent": opponent,
+            "--as": side,
+            "--board": board,
+            "--k": k,
+        }
+        clash = [name for name, value in given.items() if value is not None]
+        if clash:
+            raise click.UsageError(
+                f"{', '.join(clash)} cannot change a resumed run (the checkpoint fixes them)"
+            )
+        resumed = _load_checkpoint(resume_path, algorithm)
+        config = resumed[0]
+        episodes, seed, geometry, opponent = (
+            config.episodes,
+            config.seed,
+            config.geometry,
+            config.opponent,
+        )
+    elif episodes is None:
+        raise click.UsageError("Missing option '--episodes' (or --resume a checkpoint)")
+    else:
+        seed = 0 if seed is None else seed
+        geometry = choose_geometry([opponent] if opponent else [], board, k)
     try:
         check_enumerable(geometry)
     except StateSpaceTooLarge as error:
@@ -160,31 +231,44 @@ def train_command(
     for extra, option in ((curve, "'--curve'"), (log_path, "'--log'")):
         if extra is not None:
             writable_target(extra, option)
-    if side is not None and opponent is None:
-        raise click.BadParameter(
-            "--as needs --opponent (self-play trains both seats)", param_hint="'--as'"
-        )
-    base = default_config(algorithm, episodes, seed)
-    seat = None if opponent is None else Player.parse(side or "X")
-    try:
-        config = default_config(
-            algorithm,
-            episodes,
-            seed,
-            geometry=geometry,
-            epsilon=_schedule(epsilon_schedule, epsilon, epsilon_end, base.epsilon),
-            alpha=_schedule(alpha_schedule, alpha, alpha_end, base.alpha),
-            gamma=gamma,
-            draw_reward=draw_reward,
-            seat=seat,
-            opponent=opponent,
-        )
-        config.validate()
-    except ConfigError as error:
-        raise CommandError(str(error)) from None
+    # A checkpoint is kept when asked for in any way: every N episodes, at a given path
+    # (then written if the run is interrupted), or when continuing one.
+    if checkpoint_every is not None or resume_path is not None or checkpoint_path is not None:
+        checkpoint_path = checkpoint_path or out_path.with_name(out_path.stem + ".ckpt.npz")
+        writable_target(checkpoint_path, "'--checkpoint'")
+    if resumed is None:
+        if side is not None and opponent is None:
+            raise click.BadParameter(
+                "--as needs --opponent (self-play trains both seats)", param_hint="'--as'"
+            )
+        assert episodes is not None
+        base = default_config(algorithm, episodes, seed)
+        seat = None if opponent is None else Player.parse(side or "X")
+        try:
+            config = default_config(
+                algorithm,
+                episodes,
+                seed,
+                geometry=geometry,
+                epsilon=_schedule(epsilon_schedule, epsilon, epsilon_end, base.epsilon),
+                alpha=_schedule(alpha_schedule, alpha, alpha_end, base.alpha),
+                gamma=gamma,
+                draw_reward=draw_reward,
+                seat=seat,
+                opponent=opponent,
+            )
+            config.validate()
+        except ConfigError as error:
+            raise CommandError(str(error)) from None
     fixed = load_agent(opponent, geometry) if opponent is not None else None
     with err.status(f"Preparing {geometry.name} tables…"):
         trainer = Trainer(config, fixed)
+    if resumed is not None:
+        _, tables, done, rng_state = resumed
+        try:
+            trainer.restore(tables, done, rng_state)
+        except ConfigError as error:
+            raise CommandError(f"{resume_path}: {error}") from None
     can_evaluate = trainer.space.size <= EVAL_LIMIT
     want_curve = curve is not None or log_path is not None
     if want_curve and not can_evaluate:
@@ -195,6 +279,7 @@ def train_command(
         records.append(_metrics(trainer, 0))
 
     started = time.perf_counter()
+    first = trainer.done  # above 0 when resuming
     progress: Progress | None = None
     task = None
     latest = ""
@@ -202,7 +287,16 @@ def train_command(
         try:
             while trainer.remaining > 0 and not stop.requested:
                 step = min(trainer.remaining, _batch(episodes), every - trainer.done % every)
+                if checkpoint_every is not None:
+                    step = min(step, checkpoint_every - trainer.done % checkpoint_every)
                 trainer.run(step)
+                if (
+                    checkpoint_every is not None
+                    and checkpoint_path is not None
+                    and trainer.done % checkpoint_every == 0
+                    and trainer.remaining > 0
+                ):
+                    _save_checkpoint(trainer, checkpoint_path, seed)
                 if want_curve and (trainer.done % every == 0 or trainer.remaining == 0):
                     records.append(_metrics(trainer, trainer.done))
                     latest = _short(records[-1])
@@ -212,7 +306,7 @@ def train_command(
                     progress.start()
                     task = progress.add_task(algorithm, total=episodes, info="")
                 if progress is not None and task is not None:
-                    rate = trainer.done / max(elapsed, 1e-9)
+                    rate = (trainer.done - first) / max(elapsed, 1e-9)
                     progress.update(
                         task, completed=trainer.done, info=f"{rate:,.0f} episodes/s {latest}"
                     )
@@ -244,7 +338,8 @@ def train_command(
         "episodes": trainer.done,
         "seed": seed,
         "seconds": round(seconds, 3),
-        "episodes_per_second": round(trainer.done / max(seconds, 1e-9)),
+        "episodes_per_second": round((trainer.done - first) / max(seconds, 1e-9)),
+        "resumed_from": first if resumed is not None else None,
         "out": str(out_path),
         "hyperparameters": config.header(),
     }
@@ -255,7 +350,8 @@ def train_command(
         print_json(summary)
         return
     out.print(
-        f"Trained {algorithm} for {trainer.done:,} episodes in {seconds:.2f} s "
+        f"Trained {algorithm} for {trainer.done - first:,} episodes"
+        f"{f' (resumed at {first:,})' if resumed is not None else ''} in {seconds:.2f} s "
         f"({summary['episodes_per_second']:,} episodes/s); saved to {out_path}."
     )
     for seat, report in summary.get("evaluation", {}).items():
@@ -297,6 +393,36 @@ class _StopOnSignal:
 
     def __exit__(self, *exc: object) -> None:
         self._restore()
+
+
+def _save_checkpoint(trainer: Trainer, path: Path, seed: int) -> None:
+    save_agent_file(
+        path,
+        trainer.agent(label=path.name),
+        episodes=trainer.done,
+        seed=seed,
+        hyperparameters=trainer.config.header(),
+        checkpoint=trainer.checkpoint(),
+    )
+
+
+def _load_checkpoint(
+    path: Path, algorithm: str
+) -> tuple[TrainConfig, dict[str, Any], int, dict[str, Any]]:
+    try:
+        agent = load_agent_file(path)
+    except AgentError as error:
+        raise CommandError(str(error)) from None
+    data = agent.meta.get("checkpoint")
+    if not isinstance(data, dict):
+        raise CommandError(f"{path} is an agent file but not a checkpoint")
+    try:
+        config = config_from_checkpoint(data)
+    except ConfigError as error:
+        raise CommandError(f"{path}: {error}") from None
+    if config.algorithm != algorithm:
+        raise CommandError(f"{path} is a {config.algorithm} checkpoint, not {algorithm}")
+    return config, agent.tables, int(data["done"]), dict(data["rng_state"])
 
 
 def _batch(episodes: int) -> int:

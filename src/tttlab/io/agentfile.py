@@ -72,8 +72,13 @@ def save_agent_file(
     episodes: int,
     seed: int,
     hyperparameters: dict[str, Any],
+    checkpoint: dict[str, Any] | None = None,
 ) -> Path:
-    """Write ``agent`` to ``path`` atomically; returns the path written."""
+    """Write ``agent`` to ``path`` atomically; returns the path written.
+
+    ``checkpoint`` (what :class:`tttlab.train.Trainer` needs to resume) goes into the header;
+    a checkpoint is still an ordinary agent file.
+    """
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
@@ -93,6 +98,8 @@ def save_agent_file(
         "tables": {k: list(v.shape) for k, v in arrays.items()},
         "checksum": _checksum(arrays),
     }
+    if checkpoint is not None:
+        header["checkpoint"] = checkpoint
     members = {"header.npy": np.array(json.dumps(header, sort_keys=True))}
     members.update({f"{k}.npy": v for k, v in arrays.items()})
     fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)

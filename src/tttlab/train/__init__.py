@@ -7,6 +7,7 @@ from tttlab.train.learners import (
     Schedule,
     TrainConfig,
     Trainer,
+    config_from_checkpoint,
     default_config,
 )
 
@@ -17,5 +18,6 @@ __all__ = [
     "Schedule",
     "TrainConfig",
     "Trainer",
+    "config_from_checkpoint",
     "default_config",
 ]

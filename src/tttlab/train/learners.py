@@ -21,6 +21,7 @@ __all__ = [
     "Schedule",
     "TrainConfig",
     "Trainer",
+    "config_from_checkpoint",
     "default_config",
 ]
 
@@ -128,6 +129,35 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 }
 
 
+def config_from_checkpoint(data: dict[str, Any]) -> TrainConfig:
+    """Rebuild the configuration stored by :meth:`Trainer.checkpoint` (validated)."""
+    try:
+        hyper = data["hyperparameters"]
+        seat = hyper["seat"]
+        config = TrainConfig(
+            algorithm=str(data["algorithm"]),
+            episodes=data["episodes"],
+            seed=data["seed"],
+            geometry=Geometry.parse(str(data["board"])),
+            epsilon=Schedule(**hyper["epsilon"]),
+            alpha=Schedule(**hyper["alpha"]),
+            gamma=float(hyper["gamma"]),
+            draw_reward=float(hyper["draw_reward"]),
+            seat=None if seat is None else Player.parse(str(seat)),
+            opponent=hyper["opponent"],
+        )
+        config.validate()
+    except ConfigError:
+        raise
+    except (KeyError, TypeError, ValueError) as error:
+        raise ConfigError(
+            f"the checkpoint's configuration is incomplete or invalid ({error})"
+        ) from None
+    if not isinstance(data.get("done"), int) or not isinstance(data.get("rng_state"), dict):
+        raise ConfigError("the checkpoint has no episode count or generator state")
+    return config
+
+
 def default_config(algorithm: str, episodes: int, seed: int = 0, **overrides: Any) -> TrainConfig:
     base = TrainConfig(algorithm=algorithm, episodes=episodes, seed=seed)
     chosen = DEFAULTS.get(algorithm, {})
@@ -218,6 +248,39 @@ class Trainer:
             )
         self.done += n
         return n
+
+    def checkpoint(self) -> dict[str, Any]:
+        """What resuming needs besides the tables: the configuration, the episode count and
+        the generator's state (all JSON)."""
+        c = self.config
+        return {
+            "algorithm": c.algorithm,
+            "episodes": c.episodes,
+            "seed": c.seed,
+            "board": c.geometry.name,
+            "hyperparameters": c.header(),
+            "done": self.done,
+            "rng_state": self.rng.bit_generator.state,
+        }
+
+    def restore(
+        self, tables: dict[str, npt.NDArray[np.float64]], done: int, rng_state: dict[str, Any]
+    ) -> None:
+        """Continue from a checkpoint: tables, episodes done and the generator's state."""
+        if set(tables) != set(self.tables) or any(
+            tables[k].shape != self.tables[k].shape for k in tables
+        ):
+            raise ConfigError("the checkpoint's tables do not fit this configuration")
+        if not 0 <= done <= self.config.episodes:
+            raise ConfigError(
+                f"the checkpoint says {done} episodes were done, of {self.config.episodes}"
+            )
+        try:
+            self.rng.bit_generator.state = rng_state
+        except (TypeError, ValueError, KeyError) as error:
+            raise ConfigError(f"the checkpoint's generator state is invalid ({error})") from None
+        self.tables = {k: np.array(v, dtype=np.float64) for k, v in tables.items()}
+        self.done = done
 
     @property
     def seats(self) -> tuple[Player, ...]:

@@ -66,14 +66,22 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+POSITION = Field(
+    min_length=1,
+    max_length=400,
+    pattern=r"^[XxOo.\-_/ ]+$",
+    description="X, O and '.', row-major, '/' between rows optional",
+)
+
+
 class PlayRequest(_Body):
-    position: str = Field(max_length=400, description="X, O and '.', row-major, '/' optional")
+    position: str = POSITION
     move: int = Field(description="0-based row-major cell")
     board: str | None = Field(default=None, max_length=20, description="e.g. 3x3k3")
 
 
 class AgentRequest(_Body):
-    position: str = Field(max_length=400)
+    position: str = POSITION
     agent: str = Field(max_length=200)
     board: str | None = Field(default=None, max_length=20)
 
@@ -81,6 +89,23 @@ class AgentRequest(_Body):
 class EvaluateRequest(_Body):
     agent: str = Field(max_length=200)
     board: str | None = Field(default=None, max_length=20)
+
+
+class ErrorBody(BaseModel):
+    error: str = Field(description="what is wrong, in one line")
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody, "description": text}
+    for code, text in (
+        (400, "bad position, board or agent file"),
+        (404, "unknown agent"),
+        (409, "the game is over, or the agent does not play this side"),
+        (413, "request body too large"),
+        (422, "malformed JSON, a wrong type or an unknown field"),
+        (503, "the agent took too long"),
+    )
+}
 
 
 class State(BaseModel):
@@ -278,17 +303,22 @@ def create_app(agents_dir: Path | None = None, timeout: float = 10.0) -> FastAPI
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(error.detail)}, status_code=error.status_code)
+        # Keep the exception's headers: a 405 must say which methods are allowed.
+        return JSONResponse(
+            {"error": str(error.detail)},
+            status_code=error.status_code,
+            headers=getattr(error, "headers", None),
+        )
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def page() -> str:
         return files("tttlab.web").joinpath("static/index.html").read_text(encoding="utf-8")
 
-    @app.get("/api/agents", response_model=AgentsResponse)
+    @app.get("/api/agents", response_model=AgentsResponse, responses={503: ERRORS[503]})
     async def list_agents() -> dict[str, Any]:
         return {"agents": await run(agents.listing)}
 
-    @app.post("/api/play", response_model=State, responses={400: {}, 409: {}})
+    @app.post("/api/play", response_model=State, responses=ERRORS)
     def play(body: PlayRequest) -> dict[str, Any]:
         geometry = _geometry(body.board, body.position)
         position = _position(body.position, geometry)
@@ -306,7 +336,7 @@ def create_app(agents_dir: Path | None = None, timeout: float = 10.0) -> FastAPI
             raise ApiError(409, f"the game is over ({position.outcome})")
         return agents.get(body.agent, geometry), position
 
-    @app.post("/api/move", response_model=MoveResponse, responses={400: {}, 404: {}, 409: {}})
+    @app.post("/api/move", response_model=MoveResponse, responses=ERRORS)
     async def move(body: AgentRequest) -> dict[str, Any]:
         agent, position = await run(partial(_agent_for, body))
 
@@ -328,7 +358,7 @@ def create_app(agents_dir: Path | None = None, timeout: float = 10.0) -> FastAPI
             "values": None if values is None else {str(k): v for k, v in values.items()},
         }
 
-    @app.post("/api/values", response_model=ValuesResponse, responses={400: {}, 404: {}, 409: {}})
+    @app.post("/api/values", response_model=ValuesResponse, responses=ERRORS)
     async def values(body: AgentRequest) -> dict[str, Any]:
         agent, position = await run(partial(_agent_for, body))
 
@@ -341,7 +371,7 @@ def create_app(agents_dir: Path | None = None, timeout: float = 10.0) -> FastAPI
 
         return {"values": await run(ask)}
 
-    @app.post("/api/evaluate", responses={400: {}, 404: {}})
+    @app.post("/api/evaluate", responses=ERRORS)
     async def evaluate_agent(body: EvaluateRequest) -> dict[str, Any]:
         geometry = _geometry(body.board)
         if estimate_positions(geometry) > TABLE_LIMIT:
