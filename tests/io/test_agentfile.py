@@ -139,10 +139,12 @@ def test_corrupted_data_fails_checksum(tmp_path: Path) -> None:
 def test_flipped_bytes_never_escape_as_other_errors(tmp_path: Path) -> None:
     good = _good(tmp_path).read_bytes()
     rng = np.random.default_rng(0)
-    for trial in range(40):
+    for trial in range(300):
         data = bytearray(good)
-        for pos in rng.integers(0, len(data), size=3):
-            data[int(pos)] ^= 0xFF
+        for pos in rng.integers(0, len(data), size=int(rng.integers(1, 6))):
+            data[int(pos)] ^= int(rng.integers(1, 256))
+        if rng.random() < 0.2:
+            data = data[: int(rng.integers(1, len(data)))]
         path = tmp_path / f"flip{trial}.npz"
         path.write_bytes(bytes(data))
         # Either it loads (the flip hit slack bytes) or it fails with the one error type.

@@ -17,7 +17,9 @@ TINY = Geometry(2, 2, 2)
 
 
 def _config(algorithm: str, **kw: object) -> TrainConfig:
+    # Full tables (one row per position) keep the hand computations about positions.
     base = {
+        "symmetric": False,
         "episodes": 1,
         "seed": 3,
         "geometry": TINY,
@@ -130,7 +132,7 @@ def test_td_backward_sweep_by_hand() -> None:
 
 
 def test_td_initial_values_follow_the_course() -> None:
-    trainer = Trainer(default_config("td", 1, draw_reward=0.0))
+    trainer = Trainer(default_config("td", 1, draw_reward=0.0, symmetric=False))
     v, space = trainer.tables["V"], trainer.space
     assert (v[0][space.winner == 1] == 1).all()
     assert (v[0][space.winner == 2] == 0).all()
@@ -211,3 +213,33 @@ def test_defaults_make_an_unbeatable_agent_in_200k_episodes(algorithm: str) -> N
     for seat, report in evaluate(trainer.agent(), Geometry()).items():
         assert report.worst_case == 0, seat
         assert report.optimal_share == 1.0, seat
+
+
+@pytest.mark.parametrize("algorithm", ["td", "q"])
+def test_symmetric_tables_share_values_between_symmetric_positions(algorithm: str) -> None:
+    from tttlab.game import Position
+
+    trainer = Trainer(default_config(algorithm, 20_000, seed=1))
+    trainer.run()
+    assert trainer.layout.symmetric
+    assert trainer.layout.size == 765  # one row per position up to symmetry
+    agent = trainer.agent()
+    p = Position.from_string("X../.O./...")
+    values = agent.move_values(p)
+    assert values is not None
+    for perm in p.geometry.symmetries:
+        image = p.transform(perm)
+        mapped = agent.move_values(image)
+        assert mapped is not None
+        # cell perm[j] of p is cell j of the image
+        for j in range(9):
+            if perm[j] in values:
+                assert mapped[j] == values[perm[j]]
+
+
+def test_full_and_symmetric_tables_both_learn() -> None:
+    for symmetric in (False, True):
+        trainer = Trainer(default_config("q", 200_000, seed=0, symmetric=symmetric))
+        trainer.run()
+        reports = evaluate(trainer.agent(), Geometry())
+        assert all(r.worst_case == 0 for r in reports.values())

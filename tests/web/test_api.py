@@ -40,7 +40,7 @@ def client(folder: Path) -> TestClient:
 
 def test_agents_lists_builtins_and_good_files_only(client: TestClient) -> None:
     names = [a["name"] for a in client.get("/api/agents").json()["agents"]]
-    assert names == ["random", "perfect", "minimax", "q.npz"]
+    assert names == ["random", "perfect", "minimax", "mcts", "q.npz"]
 
 
 def test_move_returns_the_documented_fields(client: TestClient) -> None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from tttlab.agents.base import Agent, sample, uniform
 from tttlab.agents.builtin import MinimaxAgent, PerfectAgent, RandomAgent
+from tttlab.agents.mcts import MCTSAgent
 from tttlab.game import Geometry
 
 __all__ = [
     "BUILTIN",
     "Agent",
     "AgentError",
+    "MCTSAgent",
     "MinimaxAgent",
     "PerfectAgent",
     "RandomAgent",
@@ -18,20 +20,43 @@ __all__ = [
     "uniform",
 ]
 
-BUILTIN = ("random", "perfect", "minimax")
+BUILTIN = ("random", "perfect", "minimax", "mcts")
 
 
 class AgentError(ValueError):
     """An agent name or file that cannot be used."""
 
 
-def make_agent(spec: str, geometry: Geometry, *, depth: int | None = None) -> Agent:
-    """A built-in agent by name: ``random``, ``perfect`` or ``minimax``."""
-    name = spec.strip().lower()
-    if name == "random":
-        return RandomAgent(geometry)
-    if name == "perfect":
-        return PerfectAgent(geometry)
-    if name == "minimax":
-        return MinimaxAgent(geometry, depth=depth)
-    raise AgentError(f"unknown agent {spec!r}; choose one of {', '.join(BUILTIN)}")
+def make_agent(
+    spec: str,
+    geometry: Geometry,
+    *,
+    depth: int | None = None,
+    simulations: int | None = None,
+    exploration: float | None = None,
+    seed: int = 0,
+) -> Agent:
+    """A built-in agent by name: ``random``, ``perfect``, ``minimax`` or ``mcts``.
+
+    ``mcts:N`` and ``mcts:N:C`` set the simulations and the exploration constant in the name
+    itself (so an arena can hold several); ``minimax:D`` sets the depth.
+    """
+    name, _, rest = spec.strip().lower().partition(":")
+    args = [a for a in rest.split(":") if a] if rest else []
+    try:
+        if name == "random" and not args:
+            return RandomAgent(geometry)
+        if name == "perfect" and not args:
+            return PerfectAgent(geometry)
+        if name == "minimax" and len(args) <= 1:
+            return MinimaxAgent(geometry, depth=int(args[0]) if args else depth)
+        if name == "mcts" and len(args) <= 2:
+            sims = int(args[0]) if args else simulations or 1000
+            c = float(args[1]) if len(args) > 1 else 1.4 if exploration is None else exploration
+            return MCTSAgent(geometry, simulations=sims, exploration=c, seed=seed)
+    except ValueError as error:
+        raise AgentError(f"bad agent {spec!r}: {error}") from None
+    raise AgentError(
+        f"unknown agent {spec!r}; choose one of {', '.join(BUILTIN)} "
+        "(mcts:SIMULATIONS[:C] and minimax:DEPTH also work)"
+    )

@@ -14,7 +14,15 @@ import numpy as np
 import numpy.typing as npt
 
 from tttlab.agents.base import sample, uniform
-from tttlab.game import Geometry, Player, Position, StateSpace, state_space
+from tttlab.game import (
+    Geometry,
+    Player,
+    Position,
+    StateSpace,
+    TableLayout,
+    state_space,
+    table_layout,
+)
 
 __all__ = ["TABLE_KINDS", "LearnedAgent"]
 
@@ -37,9 +45,11 @@ class LearnedAgent:
         algorithm: one of :data:`TABLE_KINDS`.
         geometry: the board.
         seats: the sides the tables were trained for.
-        tables: ``{"V": (2, N)}`` for TD (one row per seat, X then O: each seat's estimate
-            that it wins), or ``{"Q": (k, N, cells)}`` for the Q family (values from X's
-            side, summed over the k tables; X maximises, O minimises).
+        tables: ``{"V": (2, R)}`` for TD (one row per seat, X then O: each seat's estimate
+            that it wins), or ``{"Q": (k, R, cells)}`` for the Q family (values from X's
+            side, summed over the k tables; X maximises, O minimises). R is the number of
+            table rows: positions, or representatives when ``symmetric``.
+        symmetric: whether rows are indexed by representative (see ``table_layout``).
         meta: the agent file's header (hyperparameters, episodes, seed, ...).
     """
 
@@ -49,9 +59,11 @@ class LearnedAgent:
     tables: dict[str, npt.NDArray[np.float64]]
     meta: dict[str, Any] = field(default_factory=dict)
     label: str = ""
+    symmetric: bool = False
 
     def __post_init__(self) -> None:
         self.space: StateSpace = state_space(self.geometry)
+        self.layout: TableLayout = table_layout(self.space, self.symmetric)
         if self.algorithm not in TABLE_KINDS:
             raise ValueError(f"unknown algorithm {self.algorithm!r}")
         kind = TABLE_KINDS[self.algorithm]
@@ -59,6 +71,14 @@ class LearnedAgent:
             self._q = self.tables["Q"].sum(axis=0)
         else:
             self._v = self.tables["V"]
+
+    def _q_values(self, positions: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+        """Q values (X's side) of every cell's move at these positions: n × cells."""
+        layout = self.layout
+        rows = self._q[layout.row_of[positions]]
+        columns = layout.pinv[layout.sym[positions]]
+        values: npt.NDArray[np.float64] = np.take_along_axis(rows, columns, axis=1)
+        return values
 
     @property
     def name(self) -> str:
@@ -81,9 +101,10 @@ class LearnedAgent:
         children = self.space.next[index]
         legal = children >= 0
         if TABLE_KINDS[self.algorithm] == "Q":
-            values = side.sign * self._q[index]
+            values = side.sign * self._q_values(np.array([index]))[0]
         else:
-            values = self._v[int(side) - 1][np.where(legal, children, 0)]
+            rows = self.layout.row_of[np.where(legal, children, 0)]
+            values = self._v[int(side) - 1][rows]
         return np.where(legal, values, -np.inf)
 
     def policy_matrix(self, side: Player) -> npt.NDArray[np.float64]:
@@ -96,9 +117,9 @@ class LearnedAgent:
         children = space.next[rows]
         legal = children >= 0
         if TABLE_KINDS[self.algorithm] == "Q":
-            values = side.sign * self._q[rows]
+            values = side.sign * self._q_values(rows)
         else:
-            values = self._v[int(side) - 1][np.where(legal, children, 0)]
+            values = self._v[int(side) - 1][self.layout.row_of[np.where(legal, children, 0)]]
         values = np.where(legal, values, -np.inf)
         best = values.max(axis=1, keepdims=True)
         ties = legal & (values == best)

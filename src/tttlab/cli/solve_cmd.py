@@ -10,6 +10,7 @@ import click
 import numpy as np
 
 from tttlab.cli.common import (
+    CommandError,
     FiniteFloat,
     board_options,
     err,
@@ -20,9 +21,40 @@ from tttlab.cli.common import (
     writable_target,
 )
 from tttlab.cli.loading import load_agents
-from tttlab.game import Geometry, Player, Position
+from tttlab.game import Geometry, Player, Position, check_enumerable, estimate_positions
 from tttlab.render import board_text
 from tttlab.solve import solve
+from tttlab.solve.bitboard import SearchTooLarge, prove
+
+#: ``ttt solve`` builds the full table up to this many candidate positions, else it searches.
+TABLE_SOLVE_LIMIT = 1_000_000
+
+
+def search_summary(geometry: Geometry) -> dict[str, Any]:
+    """The JSON of ``ttt solve`` by compiled proof search (documented in the README)."""
+    started = time.perf_counter()
+    bits = (
+        16
+        if geometry.cells <= 9
+        else 20
+        if geometry.cells <= 12
+        else 22
+        if geometry.cells <= 16
+        else 25
+    )
+    try:
+        proof = prove(Position.initial(geometry), table_bits=bits)
+    except SearchTooLarge as error:
+        raise CommandError(str(error)) from None
+    return {
+        "board": geometry.name,
+        "value": proof.value,
+        "method": "search",
+        "nodes": proof.nodes,
+        "table_entries": proof.table_entries,
+        "table_slots": proof.table_slots,
+        "seconds": round(time.perf_counter() - started, 3),
+    }
 
 
 def solve_summary(geometry: Geometry) -> dict[str, Any]:
@@ -36,6 +68,7 @@ def solve_summary(geometry: Geometry) -> dict[str, Any]:
     return {
         "board": geometry.name,
         "value": int(solution.value[0]),
+        "method": "table",
         "depth": int(solution.depth[0]),
         "positions": space.size,
         "terminal": int(space.terminal.sum()),
@@ -122,6 +155,20 @@ def solve_summary(geometry: Geometry) -> dict[str, Any]:
     help="MDP: write sparse P (CSR per action) and R to an .npz.",
 )
 @click.option("--explain", is_flag=True, help="MDP: show the MDP for a person.")
+@click.option(
+    "--engine",
+    "solve_method",
+    type=click.Choice(["auto", "table", "search"]),
+    default="auto",
+    show_default=True,
+    help="Without --mdp: the full table (every position, with counts) or the compiled proof "
+    "search; auto picks the table up to 1 million candidate positions.",
+)
+@click.option(
+    "--positions",
+    is_flag=True,
+    help="Enumerate and count every reachable position (the table method), where memory allows.",
+)
 def solve_command(
     board: Geometry | None,
     k: int | None,
@@ -138,6 +185,8 @@ def solve_command(
     dense_path: Path | None = None,
     sparse_path: Path | None = None,
     explain: bool = False,
+    solve_method: str = "auto",
+    positions: bool = False,
 ) -> None:
     """Solve a board exactly (value, positions, games), or with --mdp the game against a
     fixed opponent as a Markov decision process."""
@@ -189,6 +238,25 @@ def solve_command(
         )
         return
     geometry = geometry_from(board, k)
+    use_table = (
+        positions
+        or solve_method == "table"
+        or (solve_method == "auto" and estimate_positions(geometry) <= TABLE_SOLVE_LIMIT)
+    )
+    if not use_table:
+        with err.status(f"Proving the value of {geometry.name}…"):
+            summary = search_summary(geometry)
+        if as_json:
+            print_json(summary)
+            return
+        verdict = {1: "X wins", 0: "a draw", -1: "O wins"}[summary["value"]]
+        out.print(
+            f"[bold]{geometry.name}[/bold]: with perfect play the game is {verdict} "
+            f"(proved by search: {summary['nodes']:,} nodes, {summary['table_entries']:,} "
+            f"table entries, {summary['seconds']} s)."
+        )
+        return
+    check_enumerable(geometry)
     with err.status(f"Solving {geometry.name}…"):
         summary = solve_summary(geometry)
     if as_json:

@@ -14,9 +14,11 @@ from tttlab.game.position import (
 from tttlab.game.statespace import (
     StateSpace,
     StateSpaceTooLarge,
+    TableLayout,
     check_enumerable,
     estimate_positions,
     state_space,
+    table_layout,
 )
 
 __all__ = [
@@ -30,10 +32,12 @@ __all__ = [
     "PositionError",
     "StateSpace",
     "StateSpaceTooLarge",
+    "TableLayout",
     "canonical_id",
     "cells_from_id",
     "check_enumerable",
     "estimate_positions",
     "id_of",
     "state_space",
+    "table_layout",
 ]

@@ -18,7 +18,14 @@ import numpy.typing as npt
 from tttlab.game.geometry import Geometry
 from tttlab.game.position import Position, PositionError
 
-__all__ = ["StateSpace", "StateSpaceTooLarge", "estimate_positions", "state_space"]
+__all__ = [
+    "StateSpace",
+    "StateSpaceTooLarge",
+    "TableLayout",
+    "estimate_positions",
+    "state_space",
+    "table_layout",
+]
 
 #: Refuse to enumerate when the bound on positions exceeds this (it would not fit in memory).
 MAX_POSITIONS = 60_000_000
@@ -226,3 +233,54 @@ def state_space(geometry: Geometry) -> StateSpace:
     for a in arrays:
         a.setflags(write=False)
     return StateSpace(geometry, *arrays)
+
+
+@dataclass(frozen=True, eq=False)
+class TableLayout:
+    """How a value table's rows map to positions.
+
+    With symmetry, one row per representative (the canonical position), so symmetric
+    positions share values; a move ``a`` at position ``i`` reads column ``pinv[sym[i], a]``,
+    the cell it becomes on the representative. Without, one row per position and the
+    identity map.
+
+    Attributes:
+        symmetric: whether rows are representatives.
+        rows: the state-space index of each table row, ascending.
+        row_of: each position's table row.
+        sym: each position's symmetry (see :attr:`StateSpace.symmetry`), 0 without symmetry.
+        pinv: inverse permutations, S × cells.
+    """
+
+    symmetric: bool
+    rows: npt.NDArray[np.int64]
+    row_of: npt.NDArray[np.int32]
+    sym: npt.NDArray[np.int8]
+    pinv: npt.NDArray[np.int64]
+
+    @property
+    def size(self) -> int:
+        return int(self.rows.shape[0])
+
+
+@lru_cache(maxsize=8)
+def table_layout(space: StateSpace, symmetric: bool) -> TableLayout:
+    """The table layout of a state space, with or without symmetry reduction."""
+    cells = space.geometry.cells
+    if not symmetric:
+        rows = np.arange(space.size, dtype=np.int64)
+        layout = TableLayout(
+            False,
+            rows,
+            rows.astype(np.int32),
+            np.zeros(space.size, dtype=np.int8),
+            np.arange(cells, dtype=np.int64)[None, :],
+        )
+    else:
+        reps = np.unique(space.canonical).astype(np.int64)
+        row_of = np.searchsorted(reps, space.canonical).astype(np.int32)
+        pinv = np.argsort(np.array(space.geometry.symmetries), axis=1).astype(np.int64)
+        layout = TableLayout(True, reps, row_of, space.symmetry, pinv)
+    for a in (layout.rows, layout.row_of, layout.pinv):
+        a.setflags(write=False)
+    return layout

@@ -6,9 +6,11 @@ Layout (a zip archive that ``numpy.load(path)`` also reads, with ``allow_pickle=
   ``format`` ("tttlab-agent"), ``format_version`` (1), ``algorithm``, ``board`` ("3x3k3"),
   ``seats`` (["X", "O"] or one of them), ``episodes``, ``seed``, ``hyperparameters``,
   ``package_version``, ``tables`` ({name: shape}) and ``checksum`` (sha256 of the arrays);
-- ``ids.npy``: int64, the state id of each table row (the geometry's reachable positions,
-  ascending);
-- ``V.npy`` (TD: 2 × N, one row per seat) or ``Q.npy`` (k × N × cells, values from X's side).
+- ``ids.npy``: int64, the state id of each table row, ascending: every reachable position,
+  or with ``symmetric`` (header) only the representatives (smallest id of each symmetry
+  class), whose rows symmetric positions share;
+- ``V.npy`` (TD: 2 × R, one row per seat) or ``Q.npy`` (k × R × cells, values from X's side,
+  columns in the representative's frame when symmetric).
 
 Files are written atomically (a temporary file in the same folder, then a rename) with fixed
 zip timestamps, so the same training run gives a byte-identical file. Loading checks the
@@ -24,7 +26,6 @@ import json
 import os
 import tempfile
 import zipfile
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +35,19 @@ import numpy.typing as npt
 from tttlab import __version__
 from tttlab.agents import AgentError
 from tttlab.agents.learned import TABLE_KINDS, LearnedAgent
-from tttlab.game import Geometry, GeometryError, Player, StateSpaceTooLarge, state_space
+from tttlab.game import (
+    Geometry,
+    GeometryError,
+    Player,
+    StateSpaceTooLarge,
+    state_space,
+    table_layout,
+)
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "AgentFileError", "load_agent_file", "save_agent_file"]
 
 FORMAT = "tttlab-agent"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 #: Larger files are refused before reading (a 4x4 Q table is about 1.3 GB).
 MAX_FILE_BYTES = 4 * 2**30
 _MAX_HEADER_BYTES = 1 << 20
@@ -83,7 +91,9 @@ def save_agent_file(
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise AgentFileError(f"cannot write {target}: folder {folder} does not exist")
-    arrays: dict[str, npt.NDArray[Any]] = {"ids": agent.space.ids.astype(np.int64)}
+    arrays: dict[str, npt.NDArray[Any]] = {
+        "ids": agent.space.ids[agent.layout.rows].astype(np.int64)
+    }
     arrays.update({k: np.asarray(v, dtype=np.float64) for k, v in agent.tables.items()})
     header = {
         "format": FORMAT,
@@ -91,6 +101,7 @@ def save_agent_file(
         "algorithm": agent.algorithm,
         "board": agent.geometry.name,
         "seats": [s.name for s in agent.seats],
+        "symmetric": agent.symmetric,
         "episodes": int(episodes),
         "seed": int(seed),
         "hyperparameters": hyperparameters,
@@ -128,7 +139,9 @@ def _read_npy_header(stream: Any, name: str) -> tuple[tuple[int, ...], np.dtype[
             shape, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
         else:
             raise AgentFileError(f"{name} has an unsupported array format {version}")
-    except (ValueError, SyntaxError, TypeError) as error:
+    except AgentFileError:
+        raise
+    except Exception as error:  # numpy parses the header text: any failure means damage
         raise AgentFileError(f"{name} is not a valid numpy array ({error})") from None
     if fortran:
         raise AgentFileError(f"{name} is stored in Fortran order, which tttlab never writes")
@@ -187,8 +200,11 @@ def load_agent_file(path: str | os.PathLike[str], geometry: Geometry | None = No
         raise AgentFileError(
             f"{source} is not a tttlab agent file (not an .npz archive, or truncated)"
         ) from None
-    except (zipfile.LargeZipFile, EOFError, OSError, zlib.error) as error:
-        raise AgentFileError(f"{source} is damaged: {error}") from None
+    except AgentFileError:
+        raise
+    except Exception as error:
+        # raise many kinds of errors on damage (NotImplementedError, EOFError, zlib.error...)
+        raise AgentFileError(f"{source} is damaged ({type(error).__name__}: {error})") from None
 
 
 def _load(archive: zipfile.ZipFile, source: Path, geometry: Geometry | None) -> LearnedAgent:
@@ -229,13 +245,15 @@ def _load(archive: zipfile.ZipFile, source: Path, geometry: Geometry | None) -> 
         if _field(header, key, int) < 0:
             raise AgentFileError(f"{source} has a negative {key}")
     hyper = _field(header, "hyperparameters", dict)
+    symmetric = _field(header, "symmetric", bool)
     _field(header, "checksum", str)
 
     try:
         space = state_space(board)
     except StateSpaceTooLarge as error:
         raise AgentFileError(f"{source}: {error}") from None
-    n, cells = space.size, board.cells
+    layout = table_layout(space, symmetric)
+    n, cells = layout.size, board.cells
     kind = TABLE_KINDS[algorithm]
     expected: dict[str, tuple[int, ...]] = {"ids": (n,)}
     if kind == "V":
@@ -251,7 +269,7 @@ def _load(archive: zipfile.ZipFile, source: Path, geometry: Geometry | None) -> 
         k: _read_member(archive, f"{k}.npy", shape, "i" if k == "ids" else "f")
         for k, shape in expected.items()
     }
-    if not np.array_equal(arrays["ids"], space.ids):
+    if not np.array_equal(arrays["ids"], space.ids[layout.rows]):
         raise AgentFileError(f"{source} was built for other positions than {board.name}'s")
     if _checksum(arrays) != header["checksum"]:
         raise AgentFileError(f"{source} is corrupted (checksum mismatch)")
@@ -267,4 +285,5 @@ def _load(archive: zipfile.ZipFile, source: Path, geometry: Geometry | None) -> 
         tables=tables,
         meta={**header, "hyperparameters": hyper},
         label=label,
+        symmetric=symmetric,
     )

@@ -12,7 +12,8 @@ __all__ = ["is_builtin", "resolve_agent"]
 
 
 def is_builtin(spec: str) -> bool:
-    return spec.strip().lower() in BUILTIN
+    """A built-in name, possibly with parameters (``mcts:2000``, ``minimax:3``)."""
+    return spec.strip().lower().partition(":")[0] in BUILTIN and not Path(spec).exists()
 
 
 def resolve_agent(

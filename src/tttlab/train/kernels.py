@@ -5,6 +5,9 @@ textbook: ``Q[s, a] += alpha * (target - Q[s, a])`` and ``V[s] += alpha * (V[s']
 
 Conventions shared by every kernel:
 - ``nxt[s, a]`` is the position after move ``a`` (−1 if illegal); ``winner[s]`` is 0/1/2;
+- tables are indexed by row ``crow[s]`` and, for Q, column ``pinv[sym[s], a]``: with
+  symmetry-reduced tables all symmetric positions share the row of their representative and
+  a move reads the cell it becomes there; without, ``crow`` is the identity;
 - Q tables hold values from X's side: X picks the largest, O the smallest (the seed's
   formulation), so one table serves both seats;
 - ``learn`` says which seats learn (bit 1: X, bit 2: O); a seat that does not learn is played
@@ -81,11 +84,15 @@ def scan(
     both: bool,
     nxt: np.ndarray,
     s: int,
+    row: int,
+    pinv: np.ndarray,
+    k: int,
     sign: float,
     ties: np.ndarray,
 ) -> tuple[float, int, float]:
-    """One pass over the legal moves of ``s``: the best ``sign * q`` (on ``qa + qb`` when
-    ``both``), the moves tied for it (written to ``ties``), and the mean of ``q``."""
+    """One pass over the legal moves of ``s`` (table row ``row``, move a at column
+    ``pinv[k, a]``): the best ``sign * q`` (on ``qa + qb`` when ``both``), the moves tied
+    for it (written to ``ties``) and the mean of ``q``."""
     best = -np.inf
     count = 0
     total = 0.0
@@ -93,7 +100,8 @@ def scan(
     for a in range(nxt.shape[1]):
         if nxt[s, a] < 0:
             continue
-        value = qa[s, a] + qb[s, a] if both else qa[s, a]
+        c = pinv[k, a]
+        value = qa[row, c] + qb[row, c] if both else qa[row, c]
         total += value
         legal += 1
         v = sign * value
@@ -117,10 +125,18 @@ def pick_tie(ties: np.ndarray, count: int, rng: np.random.Generator) -> int:
 
 @nb.njit(cache=True)
 def greedy(
-    q: np.ndarray, nxt: np.ndarray, s: int, sign: float, rng: np.random.Generator, ties: np.ndarray
+    q: np.ndarray,
+    nxt: np.ndarray,
+    s: int,
+    row: int,
+    pinv: np.ndarray,
+    k: int,
+    sign: float,
+    rng: np.random.Generator,
+    ties: np.ndarray,
 ) -> int:
-    """The move with the best ``sign * q[s, a]``, ties broken uniformly at random."""
-    _, count, _ = scan(q, q, False, nxt, s, sign, ties)
+    """The move with the best ``sign * q``, ties broken uniformly at random."""
+    _, count, _ = scan(q, q, False, nxt, s, row, pinv, k, sign, ties)
     return pick_tie(ties, count, rng)
 
 
@@ -132,6 +148,9 @@ def q_family_episodes(
     terminal: np.ndarray,
     winner: np.ndarray,
     to_move: np.ndarray,
+    crow: np.ndarray,
+    sym: np.ndarray,
+    pinv: np.ndarray,
     learn: int,
     opponent: np.ndarray,
     gamma: float,
@@ -166,45 +185,47 @@ def q_family_episodes(
         eps = scheduled(int(schedule[0, 0]), schedule[0, 1], schedule[0, 2], t, total)
         alpha = scheduled(int(schedule[1, 0]), schedule[1, 1], schedule[1, 2], t, total)
         s = 0
-        ps = -1  # the pending step (state, move) waiting for its target
-        pa = -1
+        pr = -1  # the pending step, as its table cell (row, column), waiting for its target
+        pc = -1
         while True:
             side = to_move[s]
             if (learn >> (side - 1)) & 1:
                 sign = 1.0 if side == 1 else -1.0
-                best, tied, mean = scan(qa, qb, double, nxt, s, sign, ties)
+                row = crow[s]
+                k = sym[s]
+                best, tied, mean = scan(qa, qb, double, nxt, s, row, pinv, k, sign, ties)
                 explore = rng.random() < eps
                 a = random_legal(nxt, s, rng) if explore else pick_tie(ties, tied, rng)
-                if ps >= 0:
+                if pr >= 0:
                     if algo == Q_LEARNING:
                         target = gamma * best
-                        qa[ps, pa] += alpha * (target - qa[ps, pa])
+                        qa[pr, pc] += alpha * (target - qa[pr, pc])
                     elif algo == SARSA:
-                        target = gamma * qa[s, a]
-                        qa[ps, pa] += alpha * (target - qa[ps, pa])
+                        target = gamma * qa[row, pinv[k, a]]
+                        qa[pr, pc] += alpha * (target - qa[pr, pc])
                     elif algo == EXPECTED_SARSA:
                         target = gamma * ((1.0 - eps) * best + eps * mean)
-                        qa[ps, pa] += alpha * (target - qa[ps, pa])
+                        qa[pr, pc] += alpha * (target - qa[pr, pc])
                     elif rng.random() < 0.5:
-                        pick = greedy(qa, nxt, s, sign, rng, ties)
-                        target = gamma * qb[s, pick]
-                        qa[ps, pa] += alpha * (target - qa[ps, pa])
+                        pick = greedy(qa, nxt, s, row, pinv, k, sign, rng, ties)
+                        target = gamma * qb[row, pinv[k, pick]]
+                        qa[pr, pc] += alpha * (target - qa[pr, pc])
                     else:
-                        pick = greedy(qb, nxt, s, sign, rng, ties)
-                        target = gamma * qa[s, pick]
-                        qb[ps, pa] += alpha * (target - qb[ps, pa])
-                ps = s
-                pa = a
+                        pick = greedy(qb, nxt, s, row, pinv, k, sign, rng, ties)
+                        target = gamma * qa[row, pinv[k, pick]]
+                        qb[pr, pc] += alpha * (target - qb[pr, pc])
+                pr = row
+                pc = pinv[k, a]
             else:
                 a = sample_row(nxt, opponent, s, rng)
             s2 = nxt[s, a]
             if terminal[s2]:
-                if ps >= 0:
+                if pr >= 0:
                     target = reward(winner[s2])
                     if double and rng.random() >= 0.5:
-                        qb[ps, pa] += alpha * (target - qb[ps, pa])
+                        qb[pr, pc] += alpha * (target - qb[pr, pc])
                     else:
-                        qa[ps, pa] += alpha * (target - qa[ps, pa])
+                        qa[pr, pc] += alpha * (target - qa[pr, pc])
                 break
             s = s2
 
@@ -216,6 +237,7 @@ def td_episodes(
     terminal: np.ndarray,
     winner: np.ndarray,
     to_move: np.ndarray,
+    crow: np.ndarray,
     learn: int,
     opponent: np.ndarray,
     draw_reward: float,
@@ -246,11 +268,11 @@ def td_episodes(
                 if rng.random() < eps:
                     a = random_legal(nxt, s, rng)
                 else:
-                    a = best_afterstate(V[side - 1], nxt, s, rng, ties)
+                    a = best_afterstate(V[side - 1], nxt, crow, s, rng, ties)
             else:
                 a = sample_row(nxt, opponent, s, rng)
             s = nxt[s, a]
-            history[length] = s
+            history[length] = crow[s]  # the table row of the position reached
             length += 1
         w = winner[s]
         for seat in range(2):
@@ -271,7 +293,12 @@ def td_episodes(
 
 @nb.njit(cache=True)
 def best_afterstate(
-    v: np.ndarray, nxt: np.ndarray, s: int, rng: np.random.Generator, ties: np.ndarray
+    v: np.ndarray,
+    nxt: np.ndarray,
+    crow: np.ndarray,
+    s: int,
+    rng: np.random.Generator,
+    ties: np.ndarray,
 ) -> int:
     """The move to the afterstate with the highest ``v``, ties broken uniformly."""
     best = -np.inf
@@ -280,7 +307,7 @@ def best_afterstate(
         s2 = nxt[s, a]
         if s2 < 0:
             continue
-        value = v[s2]
+        value = v[crow[s2]]
         if value > best:
             best = value
             ties[0] = a

@@ -12,7 +12,7 @@ import numpy.typing as npt
 from tttlab.agents import Agent
 from tttlab.agents.base import policy_matrix
 from tttlab.agents.learned import LearnedAgent
-from tttlab.game import Geometry, Player, StateSpace, state_space
+from tttlab.game import Geometry, Player, StateSpace, TableLayout, state_space, table_layout
 from tttlab.train import kernels
 
 __all__ = [
@@ -83,6 +83,7 @@ class TrainConfig:
     draw_reward: float = 0.5
     seat: Player | None = None  # None: self-play, both seats learn
     opponent: str | None = None  # the fixed opponent's name or file when seat is set
+    symmetric: bool = True  # one table row per position up to the board's symmetries
 
     def validate(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -110,6 +111,7 @@ class TrainConfig:
             "draw_reward": self.draw_reward,
             "seat": None if self.seat is None else self.seat.name,
             "opponent": self.opponent,
+            "symmetric": self.symmetric,
         }
 
 
@@ -145,6 +147,7 @@ def config_from_checkpoint(data: dict[str, Any]) -> TrainConfig:
             draw_reward=float(hyper["draw_reward"]),
             seat=None if seat is None else Player.parse(str(seat)),
             opponent=hyper["opponent"],
+            symmetric=bool(hyper.get("symmetric", True)),
         )
         config.validate()
     except ConfigError:
@@ -164,19 +167,24 @@ def default_config(algorithm: str, episodes: int, seed: int = 0, **overrides: An
     return replace(base, **{**chosen, **{k: v for k, v in overrides.items() if v is not None}})
 
 
-def initial_tables(config: TrainConfig, space: StateSpace) -> dict[str, npt.NDArray[np.float64]]:
+def initial_tables(
+    config: TrainConfig, space: StateSpace, layout: TableLayout
+) -> dict[str, npt.NDArray[np.float64]]:
     """TD: 1 for a won final position, 0 for a lost one, ``draw_reward`` for a drawn one
-    (the course uses 0), 0.5 elsewhere. Q tables start at 0."""
+    (the course uses 0), 0.5 elsewhere. Q tables start at 0. One row per table row of
+    ``layout`` (results are the same for symmetric positions)."""
     if config.algorithm == "td":
-        v = np.full((2, space.size), 0.5)
+        terminal = space.terminal[layout.rows]
+        winner = space.winner[layout.rows]
+        v = np.full((2, layout.size), 0.5)
         for seat in (1, 2):
             row = v[seat - 1]
-            row[space.terminal] = 0.0
-            row[space.terminal & (space.winner == 0)] = config.draw_reward
-            row[space.winner == seat] = 1.0
+            row[terminal] = 0.0
+            row[terminal & (winner == 0)] = config.draw_reward
+            row[winner == seat] = 1.0
         return {"V": v}
     count = 2 if config.algorithm == "double-q" else 1
-    return {"Q": np.zeros((count, space.size, space.geometry.cells))}
+    return {"Q": np.zeros((count, layout.size, space.geometry.cells))}
 
 
 class Trainer:
@@ -189,7 +197,8 @@ class Trainer:
             raise ConfigError("a fixed opponent agent is needed exactly when a seat is set")
         self.config = config
         self.space = state_space(config.geometry)
-        self.tables = initial_tables(config, self.space)
+        self.layout = table_layout(self.space, config.symmetric)
+        self.tables = initial_tables(config, self.space, self.layout)
         self.rng = np.random.default_rng(config.seed)
         self.done = 0
         cells = config.geometry.cells
@@ -220,6 +229,7 @@ class Trainer:
                 s.terminal,
                 s.winner,
                 s.to_move,
+                self.layout.row_of,
                 self._learn,
                 self._opponent,
                 c.draw_reward,
@@ -237,6 +247,9 @@ class Trainer:
                 s.terminal,
                 s.winner,
                 s.to_move,
+                self.layout.row_of,
+                self.layout.sym,
+                self.layout.pinv,
                 self._learn,
                 self._opponent,
                 c.gamma,
@@ -294,5 +307,6 @@ class Trainer:
             seats=self.seats,
             tables={k: v.copy() for k, v in self.tables.items()},
             meta={"episodes": self.done, **self.config.header()},
+            symmetric=self.config.symmetric,
             label=label or self.config.algorithm,
         )
