@@ -17,10 +17,9 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from tttlab.agents import Agent
-from tttlab.envs.rendering import rgb_array
+from tttlab.envs.rendering import planes, render
 from tttlab.game import Geometry, Player, Position
 from tttlab.io import resolve_agent
-from tttlab.render import board_text
 
 __all__ = ["TicTacToeEnv"]
 
@@ -70,11 +69,7 @@ class TicTacToeEnv(gym.Env[Obs, np.int64]):
         self._done = True
 
     def _observation(self) -> Obs:
-        cells = np.array(self.position.cells, dtype=np.int8).reshape(
-            self.geometry.rows, self.geometry.cols
-        )
-        mine = int(self.seat)
-        return np.stack([cells == mine, cells == 3 - mine], axis=2).astype(np.int8)
+        return planes(self.position, int(self.seat))
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         mask = np.zeros(self.geometry.cells, dtype=np.int8)
@@ -119,8 +114,4 @@ class TicTacToeEnv(gym.Env[Obs, np.int64]):
         return self._observation(), reward, self._done, False, self._info()
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
-        if self.render_mode == "ansi":
-            return board_text(self.position, numbers=False) + "\n"
-        if self.render_mode == "rgb_array":
-            return rgb_array(self.position)
-        return None
+        return render(self.position, self.render_mode)

@@ -17,9 +17,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
-from tttlab.envs.rendering import rgb_array
+from tttlab.envs.rendering import planes, render
 from tttlab.game import Geometry, Position
-from tttlab.render import board_text
 
 __all__ = ["env", "raw_env"]
 
@@ -73,14 +72,11 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[np.int8]], np.int64]):  # type: 
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[np.int8]]:
-        g = self.geometry
         mine = self.possible_agents.index(agent) + 1
-        cells = np.array(self.position.cells, dtype=np.int8).reshape(g.rows, g.cols)
-        planes = np.stack([cells == mine, cells == 3 - mine], axis=2).astype(np.int8)
-        mask = np.zeros(g.cells, dtype=np.int8)
+        mask = np.zeros(self.geometry.cells, dtype=np.int8)
         if agent == self.agent_selection:
             mask[list(self.position.legal_moves)] = 1
-        return {"observation": planes, "action_mask": mask}
+        return {"observation": planes(self.position, mine), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.position = Position.initial(self.geometry)
@@ -112,11 +108,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[np.int8]], np.int64]):  # type: 
         self.agent_selection = self._selector.next()
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
-        if self.render_mode == "ansi":
-            return board_text(self.position, numbers=False) + "\n"
-        if self.render_mode == "rgb_array":
-            return rgb_array(self.position)
-        return None
+        return render(self.position, self.render_mode)
 
     def close(self) -> None:
         pass

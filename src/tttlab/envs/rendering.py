@@ -6,8 +6,9 @@ import numpy as np
 import numpy.typing as npt
 
 from tttlab.game import Position
+from tttlab.render import board_text
 
-__all__ = ["rgb_array"]
+__all__ = ["planes", "render", "rgb_array"]
 
 _BACKGROUND = (250, 250, 245)
 _GRID = (60, 60, 60)
@@ -41,3 +42,19 @@ def rgb_array(position: Position, cell: int = 64) -> npt.NDArray[np.uint8]:
         tile = image[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell]
         tile[cross if mark == 1 else ring] = _X if mark == 1 else _O
     return image
+
+
+def planes(position: Position, side: int) -> npt.NDArray[np.int8]:
+    """The (rows, cols, 2) int8 observation of ``side`` (1 X, 2 O): own marks, opponent's."""
+    g = position.geometry
+    cells = np.array(position.cells, dtype=np.int8).reshape(g.rows, g.cols)
+    return np.stack([cells == side, cells == 3 - side], axis=2).astype(np.int8)
+
+
+def render(position: Position, mode: str | None) -> str | npt.NDArray[np.uint8] | None:
+    """What both adapters' ``render`` return: text for "ansi", an image for "rgb_array"."""
+    if mode == "ansi":
+        return board_text(position, numbers=False) + "\n"
+    if mode == "rgb_array":
+        return rgb_array(position)
+    return None
