@@ -13,9 +13,9 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from tttlab.game import Player, Position, StateSpace
+from tttlab.game import Geometry, Player, Position, StateSpace
 
-__all__ = ["Agent", "policy_matrix", "sample", "uniform"]
+__all__ = ["Agent", "check_playable", "policy_matrix", "sample", "uniform"]
 
 
 @runtime_checkable
@@ -42,6 +42,14 @@ class Agent(Protocol):
     def move_values(self, position: Position) -> Mapping[int, float] | None:
         """The agent's value of each legal move, from the mover's side, or None."""
         ...
+
+
+def check_playable(geometry: Geometry, position: Position) -> None:
+    """Refuse a position on another board, or one where the game is over."""
+    if position.geometry != geometry:
+        raise ValueError(f"agent plays {geometry.name}, position is {position.geometry.name}")
+    if position.is_terminal:
+        raise ValueError("the game is over: there is no move to choose")
 
 
 def uniform(moves: tuple[int, ...] | list[int]) -> dict[int, float]:

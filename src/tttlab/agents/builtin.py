@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from tttlab.agents.base import sample, uniform
+from tttlab.agents.base import check_playable, sample, uniform
 from tttlab.game import Geometry, Position
 from tttlab.solve import AlphaBeta, SearchResult, Solution, solve
 
@@ -17,12 +17,7 @@ class _Checked:
     geometry: Geometry
 
     def _check(self, position: Position) -> None:
-        if position.geometry != self.geometry:
-            raise ValueError(
-                f"agent plays {self.geometry.name}, position is {position.geometry.name}"
-            )
-        if position.is_terminal:
-            raise ValueError("the game is over: there is no move to choose")
+        check_playable(self.geometry, position)
 
 
 class RandomAgent(_Checked):

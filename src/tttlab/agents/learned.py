@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tttlab.agents.base import sample, uniform
+from tttlab.agents.base import check_playable, sample, uniform
 from tttlab.game import (
     Geometry,
     Player,
@@ -84,43 +84,39 @@ class LearnedAgent:
     def name(self) -> str:
         return self.label or self.algorithm
 
-    def _index(self, position: Position) -> int:
-        if position.geometry != self.geometry:
-            raise ValueError(
-                f"agent plays {self.geometry.name}, position is {position.geometry.name}"
-            )
-        if position.is_terminal:
-            raise ValueError("the game is over: there is no move to choose")
-        if position.to_move not in self.seats:
-            trained = " and ".join(s.name for s in self.seats)
-            raise ValueError(f"this agent was trained to play {trained} only")
-        return self.space.index(position)
-
-    def action_values(self, index: int, side: Player) -> npt.NDArray[np.float64]:
-        """Values of every move at a state index, from the mover's side (−inf if illegal)."""
-        children = self.space.next[index]
-        legal = children >= 0
-        if TABLE_KINDS[self.algorithm] == "Q":
-            values = side.sign * self._q_values(np.array([index]))[0]
-        else:
-            rows = self.layout.row_of[np.where(legal, children, 0)]
-            values = self._v[int(side) - 1][rows]
-        return np.where(legal, values, -np.inf)
-
-    def policy_matrix(self, side: Player) -> npt.NDArray[np.float64]:
-        """Evaluation-mode move probabilities at every position where ``side`` moves."""
+    def _check_seat(self, side: Player) -> None:
         if side not in self.seats:
             trained = " and ".join(s.name for s in self.seats)
             raise ValueError(f"this agent was trained to play {trained} only")
-        space = self.space
-        rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
-        children = space.next[rows]
+
+    def _index(self, position: Position) -> int:
+        check_playable(self.geometry, position)
+        self._check_seat(position.to_move)
+        return self.space.index(position)
+
+    def _values(self, positions: npt.NDArray[np.intp], side: Player) -> npt.NDArray[np.float64]:
+        """Values of every cell's move at these positions, from ``side``'s point of view:
+        n × cells, −inf where the move is illegal."""
+        children = self.space.next[positions]
         legal = children >= 0
         if TABLE_KINDS[self.algorithm] == "Q":
-            values = side.sign * self._q_values(rows)
+            values = side.sign * self._q_values(positions)
         else:
             values = self._v[int(side) - 1][self.layout.row_of[np.where(legal, children, 0)]]
-        values = np.where(legal, values, -np.inf)
+        return np.where(legal, values, -np.inf)
+
+    def action_values(self, index: int, side: Player) -> npt.NDArray[np.float64]:
+        """Values of every move at a state index, from the mover's side (−inf if illegal)."""
+        values: npt.NDArray[np.float64] = self._values(np.array([index]), side)[0]
+        return values
+
+    def policy_matrix(self, side: Player) -> npt.NDArray[np.float64]:
+        """Evaluation-mode move probabilities at every position where ``side`` moves."""
+        self._check_seat(side)
+        space = self.space
+        rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
+        values = self._values(rows, side)
+        legal = space.next[rows] >= 0
         best = values.max(axis=1, keepdims=True)
         ties = legal & (values == best)
         out = np.zeros((space.size, self.geometry.cells))

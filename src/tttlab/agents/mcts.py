@@ -19,7 +19,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from tttlab.agents.base import uniform
+from tttlab.agents.base import check_playable, uniform
 from tttlab.game import Geometry, Position
 
 __all__ = ["MCTSAgent"]
@@ -219,12 +219,7 @@ class MCTSAgent:
 
     def visit_counts(self, position: Position, rng: np.random.Generator) -> npt.NDArray[np.float64]:
         """Visits of each cell's move after one search (zeros for illegal cells)."""
-        if position.geometry != self.geometry:
-            raise ValueError(
-                f"agent plays {self.geometry.name}, position is {position.geometry.name}"
-            )
-        if position.is_terminal:
-            raise ValueError("the game is over: there is no move to choose")
+        check_playable(self.geometry, position)
         x = sum(1 << i for i, c in enumerate(position.cells) if c == 1)
         o = sum(1 << i for i, c in enumerate(position.cells) if c == 2)
         counts: npt.NDArray[np.float64] = _search(
