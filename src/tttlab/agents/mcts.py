@@ -202,7 +202,7 @@ class MCTSAgent:
         self.simulations = simulations
         self.exploration = exploration
         self.seed = seed
-        self._lines = np.array([sum(1 << c for c in ln) for ln in geometry.lines], dtype=np.int64)
+        self._lines = geometry.line_masks
         index = {ln: i for i, ln in enumerate(geometry.lines)}
         through: list[int] = []
         start = [0]
@@ -220,8 +220,7 @@ class MCTSAgent:
     def visit_counts(self, position: Position, rng: np.random.Generator) -> npt.NDArray[np.float64]:
         """Visits of each cell's move after one search (zeros for illegal cells)."""
         check_playable(self.geometry, position)
-        x = sum(1 << i for i, c in enumerate(position.cells) if c == 1)
-        o = sum(1 << i for i, c in enumerate(position.cells) if c == 2)
+        x, o = position.bitboards
         counts: npt.NDArray[np.float64] = _search(
             x,
             o,

@@ -94,6 +94,11 @@ class Geometry:
         return _lines(self)
 
     @property
+    def line_masks(self) -> npt.NDArray[np.int64]:
+        """Every winning line as a bitmask (bit i for cell i), for bitboard code."""
+        return _line_masks(self)
+
+    @property
     def lines_through(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
         """For each cell, the winning lines that pass through it."""
         return _lines_through(self)
@@ -135,6 +140,13 @@ def _lines(g: Geometry) -> tuple[tuple[int, ...], ...]:
                     found.append(tuple(g.cell(r + dr * i, c + dc * i) for i in range(g.k)))
     # k = 1 makes every direction yield the same single cells; keep each line once.
     return tuple(dict.fromkeys(tuple(sorted(line)) for line in found))
+
+
+@cache
+def _line_masks(g: Geometry) -> npt.NDArray[np.int64]:
+    masks = np.array([sum(1 << c for c in line) for line in g.lines], dtype=np.int64)
+    masks.setflags(write=False)
+    return masks
 
 
 @cache

@@ -273,6 +273,13 @@ class Position:
         cells[move] = int(self.to_move)
         return Position(self.geometry, tuple(cells))
 
+    @property
+    def bitboards(self) -> tuple[int, int]:
+        """X's and O's marks as bitmasks (bit i for cell i)."""
+        x = sum(1 << i for i, c in enumerate(self.cells) if c == 1)
+        o = sum(1 << i for i, c in enumerate(self.cells) if c == 2)
+        return x, o
+
     # ----- ids and symmetry ----------------------------------------------------------
     @property
     def id(self) -> int:

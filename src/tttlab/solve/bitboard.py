@@ -179,7 +179,7 @@ class Proof:
 def _tables(
     geometry: Geometry,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    lines = np.array([sum(1 << c for c in line) for line in geometry.lines], dtype=np.int64)
+    lines = geometry.line_masks
     # weights[s, c] = 3**j where cell c lands at place j of symmetry s's image.
     perms = np.array(geometry.symmetries)
     weights = np.zeros((len(perms), geometry.cells), dtype=np.int64)
@@ -214,8 +214,7 @@ def prove(
     if position.is_terminal:
         return Proof(position.utility, 0, 0, 0, 0.0)
     lines, weights, order = _tables(g)
-    x_bits = sum(1 << i for i, c in enumerate(position.cells) if c == 1)
-    o_bits = sum(1 << i for i, c in enumerate(position.cells) if c == 2)
+    x_bits, o_bits = position.bitboards
     mover = int(position.to_move)
     me, opp = (x_bits, o_bits) if mover == 1 else (o_bits, x_bits)
     ids = np.array(
