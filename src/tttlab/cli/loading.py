@@ -1,38 +1,65 @@
-"""Turning command-line AGENT arguments and --board/--k into agents, with one-line errors."""
+"""Turning command-line AGENT arguments and --board/--k into agents, with one-line errors.
+
+Each agent file is read once: first on its own (it may decide the board), then checked
+against the board that was chosen.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from typing import TypeVar
 
 from tttlab.agents import Agent, AgentError
+from tttlab.agents.learned import LearnedAgent
 from tttlab.cli.common import CommandError, geometry_from
 from tttlab.game import DEFAULT, Geometry, StateSpaceTooLarge
-from tttlab.io import is_builtin, load_agent_file, resolve_agent
+from tttlab.io import check_board, file_agent, is_builtin, resolve_agent
+
+T = TypeVar("T")
 
 
-def choose_geometry(specs: Sequence[str], board: Geometry | None, k: int | None) -> Geometry:
+def _one_line(load: Callable[[], T]) -> T:
+    try:
+        return load()
+    except (AgentError, StateSpaceTooLarge) as error:
+        raise CommandError(str(error)) from None
+
+
+def load_files(specs: Sequence[str]) -> dict[str, LearnedAgent]:
+    """The agent files among ``specs`` (built-in names are left out), each read once."""
+    files: dict[str, LearnedAgent] = {}
+    for spec in specs:
+        if not is_builtin(spec) and spec not in files:
+            files[spec] = _one_line(partial(file_agent, spec))
+    return files
+
+
+def choose_geometry(
+    files: Mapping[str, LearnedAgent], board: Geometry | None, k: int | None
+) -> Geometry:
     """--board/--k when given; otherwise the board of the first agent file; else 3×3."""
     if board is not None:
         return geometry_from(board, k)
-    for spec in specs:
-        if not is_builtin(spec):
-            try:
-                found = load_agent_file(spec).geometry
-            except AgentError:
-                continue  # the real load below reports the problem
-            return geometry_from(found, k)
+    for agent in files.values():
+        return geometry_from(agent.geometry, k)
     return geometry_from(DEFAULT, k)
 
 
-def load_agent(spec: str, geometry: Geometry, depth: int | None = None) -> Agent:
-    try:
-        return resolve_agent(spec, geometry, depth=depth)
-    except (AgentError, StateSpaceTooLarge) as error:
-        raise CommandError(str(error)) from None
+def agent_for(
+    spec: str, geometry: Geometry, files: Mapping[str, LearnedAgent], depth: int | None = None
+) -> Agent:
+    """The agent named ``spec`` for ``geometry``: a file already read, or a built-in."""
+    found = files.get(spec)
+    if found is None:
+        return _one_line(partial(resolve_agent, spec, geometry, depth=depth))
+    _one_line(partial(check_board, found.geometry, spec, geometry))
+    return found
 
 
 def load_agents(
     specs: Sequence[str], board: Geometry | None, k: int | None, depth: int | None = None
 ) -> tuple[Geometry, list[Agent]]:
-    geometry = choose_geometry(specs, board, k)
-    return geometry, [load_agent(spec, geometry, depth) for spec in specs]
+    files = load_files(specs)
+    geometry = choose_geometry(files, board, k)
+    return geometry, [agent_for(spec, geometry, files, depth) for spec in specs]

@@ -30,7 +30,7 @@ from tttlab.cli.common import (
     print_json,
     writable_target,
 )
-from tttlab.cli.loading import choose_geometry, load_agent
+from tttlab.cli.loading import agent_for, choose_geometry, load_files
 from tttlab.evaluate import evaluate, sampled_evaluation
 from tttlab.evaluate.curves import plot_curve
 from tttlab.game import Geometry, Player, StateSpaceTooLarge, check_enumerable
@@ -225,7 +225,9 @@ def train_command(
         raise click.UsageError("Missing option '--episodes' (or --resume a checkpoint)")
     else:
         seed = 0 if seed is None else seed
-        geometry = choose_geometry([opponent] if opponent else [], board, k)
+    files = load_files([opponent] if opponent else [])  # an opponent file is read once
+    if resumed is None:
+        geometry = choose_geometry(files, board, k)
     try:
         check_enumerable(geometry)
     except StateSpaceTooLarge as error:
@@ -263,7 +265,7 @@ def train_command(
             config.validate()
         except ConfigError as error:
             raise CommandError(str(error)) from None
-    fixed = load_agent(opponent, geometry) if opponent is not None else None
+    fixed = agent_for(opponent, geometry, files) if opponent is not None else None
     with err.status(f"Preparing {geometry.name} tables…"):
         trainer = Trainer(config, fixed)
     if resumed is not None:

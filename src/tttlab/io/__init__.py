@@ -1,6 +1,14 @@
 """Reading and writing agent files (no pickle), and resolving AGENT arguments."""
 
-from tttlab.io.agentfile import AgentFileError, load_agent_file, save_agent_file
-from tttlab.io.resolve import is_builtin, resolve_agent
+from tttlab.io.agentfile import AgentFileError, check_board, load_agent_file, save_agent_file
+from tttlab.io.resolve import file_agent, is_builtin, resolve_agent
 
-__all__ = ["AgentFileError", "is_builtin", "load_agent_file", "resolve_agent", "save_agent_file"]
+__all__ = [
+    "AgentFileError",
+    "check_board",
+    "file_agent",
+    "is_builtin",
+    "load_agent_file",
+    "resolve_agent",
+    "save_agent_file",
+]

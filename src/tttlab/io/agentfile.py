@@ -44,7 +44,14 @@ from tttlab.game import (
     table_layout,
 )
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "AgentFileError", "load_agent_file", "save_agent_file"]
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "AgentFileError",
+    "check_board",
+    "load_agent_file",
+    "save_agent_file",
+]
 
 FORMAT = "tttlab-agent"
 FORMAT_VERSION = 2
@@ -128,6 +135,15 @@ def save_agent_file(
         Path(temp).unlink(missing_ok=True)
         raise
     return target
+
+
+def check_board(board: Geometry, source: object, geometry: Geometry | None) -> None:
+    """Refuse an agent for ``board`` where ``geometry`` is wanted (None: any board)."""
+    if geometry is not None and board != geometry:
+        raise AgentFileError(
+            f"{source} is an agent for {board.name}, not {geometry.name} "
+            f"(pass --board {board.rows}x{board.cols} --k {board.k})"
+        )
 
 
 def _read_npy_header(stream: Any, name: str) -> tuple[tuple[int, ...], np.dtype[Any]]:
@@ -232,11 +248,7 @@ def _load(archive: zipfile.ZipFile, source: Path, geometry: Geometry | None) -> 
         board = Geometry.parse(_field(header, "board", str))
     except GeometryError as error:
         raise AgentFileError(f"{source} has a bad board: {error}") from None
-    if geometry is not None and board != geometry:
-        raise AgentFileError(
-            f"{source} is an agent for {board.name}, not {geometry.name} "
-            f"(pass --board {board.rows}x{board.cols} --k {board.k})"
-        )
+    check_board(board, source, geometry)
     seats_raw = _field(header, "seats", list)
     if not seats_raw or not set(seats_raw) <= {"X", "O"} or len(set(seats_raw)) != len(seats_raw):
         raise AgentFileError(f"{source} has bad seats {seats_raw!r}")

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from tttlab.agents import BUILTIN, Agent, AgentError, make_agent
+from tttlab.agents.learned import LearnedAgent
 from tttlab.game import Geometry
 from tttlab.io.agentfile import load_agent_file
 
-__all__ = ["is_builtin", "resolve_agent"]
+__all__ = ["file_agent", "is_builtin", "resolve_agent"]
 
 
 def is_builtin(spec: str) -> bool:
@@ -25,6 +26,11 @@ def resolve_agent(
     """
     if is_builtin(spec):
         return make_agent(spec, geometry if geometry is not None else Geometry(), depth=depth)
+    return file_agent(spec, geometry)
+
+
+def file_agent(spec: str, geometry: Geometry | None = None) -> LearnedAgent:
+    """The agent stored in the file ``spec`` (for ``geometry``'s board, if given)."""
     if not Path(spec).exists():
         raise AgentError(
             f"unknown agent {spec!r}: not a built-in ({', '.join(BUILTIN)}) and no such file"
