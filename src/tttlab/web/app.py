@@ -31,6 +31,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tttlab import __version__
 from tttlab.agents import BUILTIN, Agent, make_agent
+from tttlab.agents.learned import LearnedAgent
 from tttlab.evaluate import evaluate
 from tttlab.game import (
     DEFAULT,
@@ -41,7 +42,7 @@ from tttlab.game import (
     PositionError,
     estimate_positions,
 )
-from tttlab.io import AgentFileError, load_agent_file
+from tttlab.io import AgentFileError, check_board, load_agent_file
 
 __all__ = ["create_app"]
 
@@ -157,12 +158,33 @@ def _state(position: Position) -> dict[str, Any]:
 
 
 class _Agents:
-    """Loads each agent once and keeps it; only names from the list are ever opened."""
+    """Loads each agent once and keeps it; only names from the list are ever opened.
+
+    An agent file is read once per version (name, modification time, size), whether the
+    list or a game asks for it first; a file that fails to load is remembered as failing.
+    """
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder.resolve() if folder is not None else None
         self._cache: dict[tuple[str, Geometry], Agent] = {}
+        self._files: dict[tuple[str, int, int], LearnedAgent | str] = {}
         self._lock = threading.Lock()
+
+    def _file(self, name: str, path: Path) -> LearnedAgent | str:
+        """The agent in a listed file, or why it cannot be used (naming the file as the
+        client knows it, never by its path on this machine)."""
+        stat = path.stat()
+        key = (name, stat.st_mtime_ns, stat.st_size)
+        with self._lock:
+            found = self._files.get(key)
+        if found is None:
+            try:
+                found = load_agent_file(path)
+            except AgentFileError as error:
+                found = str(error).replace(str(path), name)
+            with self._lock:
+                self._files[key] = found
+        return found
 
     def files(self) -> dict[str, Path]:
         if self.folder is None or not self.folder.is_dir():
@@ -181,9 +203,8 @@ class _Agents:
             for name in BUILTIN
         ]
         for name, path in self.files().items():
-            try:
-                agent = load_agent_file(path)
-            except AgentFileError:
+            agent = self._file(name, path)
+            if isinstance(agent, str):
                 continue  # a bad file is left out of the list rather than breaking it
             items.append(
                 {
@@ -220,11 +241,14 @@ class _Agents:
         path = self.files().get(name)
         if path is None:
             raise ApiError(404, f"unknown agent {name!r}")
+        agent = self._file(name, path)
+        if isinstance(agent, str):
+            raise ApiError(400, agent)
         try:
-            return load_agent_file(path, geometry)
+            check_board(agent.geometry, name, geometry)
         except AgentFileError as error:
-            # Name the file as the client knows it, never by its path on this machine.
-            raise ApiError(400, str(error).replace(str(path), name)) from None
+            raise ApiError(400, str(error)) from None
+        return agent
 
 
 def _geometry(board: str | None, position: str | None = None) -> Geometry:
