@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import numpy as np
 import pytest
 from hypothesis import strategies as st
 
 from tttlab.game import Geometry, Position, StateSpace, state_space
 from tttlab.solve import Solution, solve
+
+# The suite, and every command it runs, keeps its table cache in a folder of its own, never
+# the user's (set before any test imports tttlab's tables).
+os.environ.setdefault("TTTLAB_CACHE_DIR", tempfile.mkdtemp(prefix="tttlab-test-cache-"))
 
 #: Every geometry the property suite runs over (small enough to play out fast).
 GEOMETRIES = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 
 import click
 
@@ -58,9 +59,21 @@ for command in (
     cli.add_command(command)
 
 
+def _one_line_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: object = None,
+    line: str | None = None,
+) -> None:
+    sys.stderr.write(f"ttt: warning: {message}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``ttt`` console script."""
     args = sys.argv[1:] if argv is None else argv
+    warnings.showwarning = _one_line_warning  # e.g. a damaged table cache: one line
     try:
         result = cli.main(args=args, prog_name="ttt", standalone_mode=False)
     except click.UsageError as error:

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-import numpy as np
 
 from tttlab.cli.common import (
     CommandError,
@@ -21,7 +20,14 @@ from tttlab.cli.common import (
     writable_target,
 )
 from tttlab.cli.loading import load_agents
-from tttlab.game import Geometry, Player, Position, check_enumerable, estimate_positions
+from tttlab.game import (
+    Geometry,
+    Player,
+    Position,
+    check_enumerable,
+    estimate_positions,
+    state_space,
+)
 from tttlab.render import board_text
 from tttlab.solve import solve
 from tttlab.solve.bitboard import SearchTooLarge, prove
@@ -58,36 +64,29 @@ def search_summary(geometry: Geometry) -> dict[str, Any]:
 
 
 def solve_summary(geometry: Geometry) -> dict[str, Any]:
-    """The JSON document of ``ttt solve`` (documented in the README)."""
+    """The JSON document of ``ttt solve`` (documented in the README).
+
+    Lean on 4×4: the game tree is counted over symmetry classes, and the solution's
+    per-move tables are read for the empty board only.
+    """
     started = time.perf_counter()
+    space = state_space(geometry)
+    tree = space.game_tree()
+    counts = space.counts()
     solution = solve(geometry)
-    space = solution.space
-    paths = space.path_counts()
-    draws = space.terminal & (space.winner == 0)
-    empty = Position.initial(geometry)
     return {
         "board": geometry.name,
-        "value": int(solution.value[0]),
+        "value": solution.value_at(0),
         "method": "table",
-        "depth": int(solution.depth[0]),
+        "depth": solution.depth_at(0),
         "positions": space.size,
-        "terminal": int(space.terminal.sum()),
-        "terminal_split": {
-            "x_wins": int((space.winner == 1).sum()),
-            "o_wins": int((space.winner == 2).sum()),
-            "draws": int(draws.sum()),
-        },
-        "symmetric_positions": int(np.unique(space.canonical).size),
-        "symmetric_nonterminal": int(np.unique(space.canonical[~space.terminal]).size),
-        "game_tree": {
-            "nodes": int(paths.sum()),
-            "games": int(paths[space.terminal].sum()),
-            "x_wins": int(paths[space.winner == 1].sum()),
-            "o_wins": int(paths[space.winner == 2].sum()),
-            "draws": int(paths[draws].sum()),
-        },
-        "optimal_first_moves": list(solution.optimal_moves(empty)),
-        "best_first_moves": list(solution.best_moves(empty)),
+        "terminal": counts["terminal"],
+        "terminal_split": {key: counts[key] for key in ("x_wins", "o_wins", "draws")},
+        "symmetric_positions": counts["classes"],
+        "symmetric_nonterminal": counts["open_classes"],
+        "game_tree": tree,
+        "optimal_first_moves": list(solution.row_moves(0, best=False)),
+        "best_first_moves": list(solution.row_moves(0, best=True)),
         "seconds": round(time.perf_counter() - started, 3),
     }
 

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from tttlab.game.geometry import Geometry
-from tttlab.game.position import Position, PositionError
+from tttlab.game.position import Position, PositionError, cells_from_id
 
 __all__ = [
     "StateSpace",
     "StateSpaceTooLarge",
     "TableLayout",
     "estimate_positions",
+    "reference_state_space",
     "state_space",
     "table_layout",
 ]
@@ -88,7 +89,6 @@ class StateSpace:
 
     Attributes:
         ids: base-3 id of each position, ascending; index 0 is the empty board.
-        boards: cell codes, N × cells (0 empty, 1 X, 2 O).
         next: index of the position after each move, N × cells; −1 where the cell is
             occupied or the game is over.
         terminal: the game is over.
@@ -103,18 +103,42 @@ class StateSpace:
 
     geometry: Geometry
     ids: npt.NDArray[np.int64]
-    boards: npt.NDArray[np.int8]
     next: npt.NDArray[np.int32]
     terminal: npt.NDArray[np.bool_]
     winner: npt.NDArray[np.int8]
-    to_move: npt.NDArray[np.int8]
     ply: npt.NDArray[np.int8]
     canonical: npt.NDArray[np.int32]
-    symmetry: npt.NDArray[np.int8]
 
     @property
     def size(self) -> int:
         return int(self.ids.shape[0])
+
+    @cached_property
+    def to_move(self) -> npt.NDArray[np.int8]:
+        """1 (X) or 2 (O), the side that moves (or would move, if terminal): X on even
+        plies. Derived from :attr:`ply` on first use."""
+        out = np.where(self.ply % 2 == 0, 1, 2).astype(np.int8)
+        out.setflags(write=False)
+        return out
+
+    @cached_property
+    def symmetry(self) -> npt.NDArray[np.int8]:
+        """Which permutation of ``geometry.symmetries`` maps each position to its
+        representative (the first that reaches the smallest id), computed on first use:
+        only symmetry-reduced learner tables read it."""
+        from tttlab.game.compiled import symmetries
+
+        out = symmetries(self.ids, self.geometry)
+        out.setflags(write=False)
+        return out
+
+    @cached_property
+    def boards(self) -> npt.NDArray[np.int8]:
+        """Cell codes, N × cells (0 empty, 1 X, 2 O), decoded from the ids on first use
+        (on 4×4 they would add 155 MB that most uses never read)."""
+        out = decode(self.ids, self.geometry)
+        out.setflags(write=False)
+        return out
 
     def __len__(self) -> int:
         return self.size
@@ -136,7 +160,7 @@ class StateSpace:
         return i
 
     def position(self, index: int) -> Position:
-        return Position(self.geometry, tuple(int(c) for c in self.boards[index]))
+        return Position(self.geometry, cells_from_id(int(self.ids[index]), self.geometry))
 
     @property
     def nbytes(self) -> int:
@@ -144,35 +168,70 @@ class StateSpace:
             a.nbytes
             for a in (
                 self.ids,
-                self.boards,
                 self.next,
                 self.terminal,
                 self.winner,
-                self.to_move,
                 self.ply,
                 self.canonical,
-                self.symmetry,
             )
         )
 
     def path_counts(self) -> npt.NDArray[np.int64]:
         """How many move sequences from the empty board reach each position."""
-        paths = np.zeros(self.size, dtype=np.int64)
-        paths[0] = 1
-        for p in range(int(self.ply.max()) + 1):
-            layer = np.flatnonzero(self.ply == p)
-            children = self.next[layer]
-            legal = children >= 0
-            counts = np.broadcast_to(paths[layer][:, None], children.shape)
-            np.add.at(paths, children[legal], counts[legal])
-        return paths
+        from tttlab.game.compiled import path_counts
+
+        return path_counts(self.next)
+
+    def game_tree(self) -> dict[str, int]:
+        """The game tree's size without a count per position: ``nodes`` (every move
+        sequence from the empty board, the empty one included), ``games`` (complete ones)
+        and their ``x_wins``, ``o_wins`` and ``draws``. Worked out over symmetry classes, so
+        its memory is a small fraction of :meth:`path_counts`' (see
+        :func:`tttlab.game.compiled.game_tree`)."""
+        from tttlab.game.compiled import game_tree
+
+        nodes, games, x_wins, o_wins, draws = game_tree(self)
+        return {"nodes": nodes, "games": games, "x_wins": x_wins, "o_wins": o_wins, "draws": draws}
+
+    def counts(self) -> dict[str, int]:
+        """``terminal`` positions with their ``x_wins``, ``o_wins`` and ``draws``, and the
+        positions up to symmetry (``classes``) and those not final (``open_classes``),
+        counted as the positions that are their own representative, without sorting."""
+        from tttlab.game.compiled import counts
+
+        names = ("terminal", "x_wins", "o_wins", "draws", "classes", "open_classes")
+        return dict(
+            zip(
+                names,
+                (int(c) for c in counts(self.canonical, self.terminal, self.winner)),
+                strict=True,
+            )
+        )
 
 
 @lru_cache(maxsize=4)
 def state_space(geometry: Geometry) -> StateSpace:
-    """Enumerate (and cache) every reachable position of ``geometry``.
+    """Every reachable position of ``geometry``: built by the compiled enumerator, kept in
+    memory (a few boards) and on disk (see :mod:`tttlab.game.tablecache`).
 
     >>> s = state_space(Geometry(3, 3, 3))
+    >>> s.size, int(s.terminal.sum())
+    (5478, 958)
+    """
+    check_enumerable(geometry)
+    from tttlab.game import tablecache  # imports numba only when a table is needed
+
+    arrays = tablecache.load_or_build(geometry)
+    for a in arrays.values():
+        a.setflags(write=False)
+    return StateSpace(geometry, **arrays)  # type: ignore[arg-type]
+
+
+def reference_state_space(geometry: Geometry) -> StateSpace:
+    """The plain numpy enumerator, layer by layer (slow and memory-hungry on 4×4): kept as
+    the independent reference that the compiled one is tested against.
+
+    >>> s = reference_state_space(Geometry(3, 3, 3))
     >>> s.size, int(s.terminal.sum())
     (5478, 958)
     """
@@ -229,10 +288,15 @@ def state_space(geometry: Geometry) -> StateSpace:
             which[sl] = np.where(better, k, which[sl])
     canonical = np.searchsorted(ids, canon_id).astype(np.int32)
 
-    arrays = (ids, boards, nxt, terminal, winner, to_move, ply, canonical, which)
+    arrays = (ids, nxt, terminal, winner, ply, canonical)
     for a in arrays:
         a.setflags(write=False)
-    return StateSpace(geometry, *arrays)
+    space = StateSpace(geometry, *arrays)
+    space.__dict__["to_move"] = to_move  # fill the lazy tables with the reference's own
+    space.__dict__["symmetry"] = which
+    for a in (to_move, which):
+        a.setflags(write=False)
+    return space
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,0 +1,167 @@
+"""The built state-space tables, cached on disk per board and package version.
+
+Location: ``$TTTLAB_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/tttlab``, else
+``~/.cache/tttlab``; inside it ``tables/<version>/<board>.npz``. ``TTTLAB_CACHE_DIR=off``
+turns the disk cache off (tables are then built in every process).
+
+A cache file is an uncompressed ``.npz`` with a JSON header that names the board, the package
+version, each array's dtype and shape and its CRC-32. It is written to a temporary file in the
+same folder and renamed into place, so a reader never sees half a file. On load everything is
+checked (``allow_pickle=False``, names, dtypes, shapes, checksums, the board); a file that fails
+is never trusted: it is rebuilt, with one warning line (:class:`TableCacheWarning`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import warnings
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tttlab.game.geometry import Geometry
+
+__all__ = ["TableCacheWarning", "cache_dir", "cache_path", "load_or_build"]
+
+_FORMAT = "tttlab-tables"
+_FORMAT_VERSION = 1
+#: Arrays stored, with their dtype and number of dimensions (2 = N × cells).
+_LAYOUT: dict[str, tuple[str, int]] = {
+    "ids": ("int64", 1),
+    "next": ("int32", 2),
+    "terminal": ("bool", 1),
+    "winner": ("int8", 1),
+    "ply": ("int8", 1),
+    "canonical": ("int32", 1),
+}
+
+
+class TableCacheWarning(UserWarning):
+    """A cached table file was damaged or unreadable, or could not be written."""
+
+
+def _version() -> str:
+    from tttlab import __version__
+
+    return __version__
+
+
+def cache_dir() -> Path | None:
+    """The folder of the table cache, or ``None`` when it is turned off."""
+    chosen = os.environ.get("TTTLAB_CACHE_DIR")
+    if chosen is not None:
+        if chosen.strip().lower() in ("", "off", "0", "none"):
+            return None
+        return Path(chosen)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "tttlab"
+
+
+def cache_path(geometry: Geometry) -> Path | None:
+    """Where the tables of ``geometry`` are cached for this package version."""
+    folder = cache_dir()
+    return None if folder is None else folder / "tables" / _version() / f"{geometry.name}.npz"
+
+
+def _checksum(array: npt.NDArray[Any]) -> int:
+    return zlib.crc32(np.ascontiguousarray(array).view(np.uint8).reshape(-1)) & 0xFFFFFFFF
+
+
+def _header(geometry: Geometry, arrays: dict[str, npt.NDArray[Any]]) -> dict[str, Any]:
+    return {
+        "format": _FORMAT,
+        "format_version": _FORMAT_VERSION,
+        "board": geometry.name,
+        "package_version": _version(),
+        "arrays": {
+            name: {
+                "dtype": str(arrays[name].dtype),
+                "shape": list(arrays[name].shape),
+                "crc32": _checksum(arrays[name]),
+            }
+            for name in _LAYOUT
+        },
+    }
+
+
+def _read(path: Path, geometry: Geometry) -> dict[str, npt.NDArray[Any]]:
+    """The checked arrays of a cache file; raises ``ValueError`` on anything wrong."""
+    try:
+        with open(path, "rb") as handle, np.load(handle, allow_pickle=False) as archive:
+            if set(archive.files) != {"header", *_LAYOUT}:
+                raise ValueError("unexpected members")
+            header = json.loads(str(archive["header"][()]))
+            if not isinstance(header, dict) or (
+                header.get("format"),
+                header.get("format_version"),
+                header.get("board"),
+                header.get("package_version"),
+            ) != (_FORMAT, _FORMAT_VERSION, geometry.name, _version()):
+                raise ValueError("header does not match this board and version")
+            arrays = {name: archive[name] for name in _LAYOUT}
+    except (OSError, EOFError, KeyError, TypeError, json.JSONDecodeError) as error:
+        raise ValueError(str(error) or type(error).__name__) from None
+    except Exception as error:  # zipfile.BadZipFile, numpy format errors
+        raise ValueError(str(error) or type(error).__name__) from None
+    n = arrays["ids"].shape[0] if arrays["ids"].ndim == 1 else -1
+    for name, (dtype, ndim) in _LAYOUT.items():
+        a = arrays[name]
+        want = (n, geometry.cells) if ndim == 2 else (n,)
+        entry = header["arrays"].get(name) if isinstance(header.get("arrays"), dict) else None
+        if str(a.dtype) != dtype or a.shape != want or not isinstance(entry, dict):
+            raise ValueError(f"array {name} has the wrong type or shape")
+        if entry.get("crc32") != _checksum(a):
+            raise ValueError(f"checksum mismatch in {name}")
+    return arrays
+
+
+def _write(path: Path, geometry: Geometry, arrays: dict[str, npt.NDArray[Any]]) -> None:
+    """Write atomically: a temporary file in the same folder, then a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = np.array(json.dumps(_header(geometry, arrays)))
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            np.savez(handle, header=header, **arrays)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def load_or_build(geometry: Geometry) -> dict[str, npt.NDArray[Any]]:
+    """The tables of ``geometry``: from the disk cache when a valid file is there, else built
+    by the compiled enumerator (and cached)."""
+    path = cache_path(geometry)
+    if path is not None and path.exists():
+        try:
+            return _read(path, geometry)
+        except ValueError as error:
+            warnings.warn(
+                f"table cache {path} is damaged ({error}); rebuilding it",
+                TableCacheWarning,
+                stacklevel=2,
+            )
+    from tttlab.game.compiled import build_tables
+
+    arrays = build_tables(geometry)
+    if path is not None:
+        try:
+            _write(path, geometry, arrays)
+        except OSError as error:
+            warnings.warn(
+                f"could not write the table cache {path} ({error.strerror or error})",
+                TableCacheWarning,
+                stacklevel=2,
+            )
+    return arrays
