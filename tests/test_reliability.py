@@ -257,6 +257,50 @@ def test_sigkill_during_save_leaves_the_previous_file_intact(tmp_path: Path) -> 
     assert agent.geometry == Geometry(3, 4, 3)
 
 
+def test_sigkill_during_save_leaves_no_stale_temporary_after_the_next_save(tmp_path: Path) -> None:
+    from tttlab.io.agentfile import save_agent_file
+    from tttlab.train import Trainer, default_config
+
+    path = tmp_path / "agent.npz"
+    # What a writer killed mid-save leaves: a temporary named after a process that is gone.
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    stale = tmp_path / f".agent.npz.{dead.stdout.strip()}.abcd1234.tmp"
+    stale.write_bytes(b"half a zip")
+    old_style = tmp_path / ".agent.npz.x1y2z3.tmp"  # before the pid was in the name
+    old_style.write_bytes(b"half a zip")
+    live = tmp_path / f".agent.npz.{os.getppid()}.live0000.tmp"  # a live writer's: kept
+    live.write_bytes(b"being written")
+    other = tmp_path / f".other.npz.{dead.stdout.strip()}.abcd1234.tmp"  # another target's
+    other.write_bytes(b"not ours")
+    trainer = Trainer(default_config("q", 1))
+    save_agent_file(path, trainer.agent(), episodes=1, seed=0, hyperparameters={})
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted(["agent.npz", live.name, other.name])
+
+
+def test_train_into_an_unwritable_folder_is_one_line(tmp_path: Path) -> None:
+    result = ttt("train", "q", "--episodes", "10", "--out", "/proc/x.npz")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "not writable" in result.stderr
+    assert "internal error" not in result.stderr
+
+
+def test_save_into_an_unwritable_folder_raises_the_agent_error() -> None:
+    from tttlab.agents import AgentError
+    from tttlab.io.agentfile import save_agent_file
+    from tttlab.train import Trainer, default_config
+
+    trainer = Trainer(default_config("q", 1))
+    with pytest.raises(AgentError, match="cannot write"):
+        save_agent_file("/proc/x.npz", trainer.agent(), episodes=1, seed=0, hyperparameters={})
+
+
 # ----- checkpoints ------------------------------------------------------------------------
 def test_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
     whole, part, final = tmp_path / "whole.npz", tmp_path / "part.npz", tmp_path / "final.npz"

@@ -6,6 +6,7 @@ import json
 import math
 import os
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -111,3 +112,11 @@ def writable_target(path: Path, option: str) -> None:
         raise click.BadParameter(f"{path} is a folder", param_hint=option)
     if not os.access(folder, os.W_OK):
         raise click.BadParameter(f"folder {folder} is not writable", param_hint=option)
+    # Permissions are not the whole story (/proc, read-only mounts, full quotas): try it.
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".ttt-probe."):
+            pass
+    except OSError as error:
+        raise click.BadParameter(
+            f"folder {folder} is not writable ({error.strerror or error})", param_hint=option
+        ) from None

@@ -120,7 +120,13 @@ def save_agent_file(
         header["checkpoint"] = checkpoint
     members = {"header.npy": np.array(json.dumps(header, sort_keys=True))}
     members.update({f"{k}.npy": v for k, v in arrays.items()})
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    remove_stale_temporaries(target)
+    try:
+        fd, temp = tempfile.mkstemp(
+            prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=folder
+        )
+    except OSError as error:
+        raise AgentFileError(f"cannot write {target}: {error.strerror or error}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as archive:
@@ -131,10 +137,53 @@ def save_agent_file(
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, target)
+    except OSError as error:
+        Path(temp).unlink(missing_ok=True)
+        raise AgentFileError(f"cannot write {target}: {error.strerror or error}") from None
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
     return target
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, owned by someone else
+        return True
+    return True
+
+
+def remove_stale_temporaries(target: Path) -> list[Path]:
+    """Delete temporaries of earlier saves of ``target`` whose writer is gone (killed during
+    a save: ``kill -9`` leaves ``.NAME.PID.XXXX.tmp``); a save in progress in a live process
+    is left alone. Returns what was removed."""
+    folder = target.parent if str(target.parent) else Path(".")
+    removed = []
+    try:
+        candidates = list(folder.glob(f".{glob_escape(target.name)}.*.tmp"))
+    except OSError:
+        return removed
+    for path in candidates:
+        middle = path.name[len(target.name) + 2 : -len(".tmp")]
+        pid_text = middle.split(".", 1)[0]
+        # Temporaries from before the writer's pid was in the name count as stale too.
+        pid = int(pid_text) if pid_text.isdigit() and "." in middle else None
+        if pid is not None and pid != os.getpid() and _alive(pid):
+            continue
+        try:
+            path.unlink()
+            removed.append(path)
+        except OSError:
+            pass
+    return removed
+
+
+def glob_escape(name: str) -> str:
+    """``name`` with glob's special characters taken literally."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in name)
 
 
 def check_board(board: Geometry, source: object, geometry: Geometry | None) -> None:
