@@ -48,7 +48,8 @@ test: lint typecheck browser unit
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/bench_learners.py
-	$(BIN)/python benchmarks/episodes_needed.py
+	$(BIN)/python benchmarks/bench_tables.py
+	$(BIN)/ttt sweep td q sarsa expected-sarsa double-q --episodes 5000,10000,20000,50000,100000,200000,500000 --seeds 0-11 --out artifacts/episodes_needed.csv --plot artifacts/episodes_needed.png
 	$(BIN)/python benchmarks/load_web.py
 
 clean:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 
@@ -35,6 +36,7 @@ t = time.perf_counter(); space = state_space(g); out["enumerate_seconds"] = time
 out["positions"] = space.size
 out["enumerate_peak_mib"] = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024
 out["tables_mib"] = space.nbytes / 2**20
+space.symmetry  # derived on first use; learners need it
 prove(Position.initial(Geometry(3, 3, 3)), table_bits=10)  # compile / load the cache
 t = time.perf_counter(); proof = prove(Position.initial(g), table_bits=22)
 out["search_seconds"] = time.perf_counter() - t
@@ -71,8 +73,14 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     for board in args.boards.split(","):
+        # The enumerator itself, not the disk cache of its tables.
+        env = dict(os.environ, TTTLAB_CACHE_DIR="off")
         result = subprocess.run(
-            [sys.executable, "-c", CHILD, board], capture_output=True, text=True, check=True
+            [sys.executable, "-c", CHILD, board],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
         )
         rows.append(json.loads(result.stdout.strip().splitlines()[-1]))
     if args.json:

@@ -18,6 +18,7 @@ from tttlab.cli.play_cmd import play_command
 from tttlab.cli.policy_cmd import policy_command
 from tttlab.cli.serve_cmd import serve_command
 from tttlab.cli.solve_cmd import solve_command
+from tttlab.cli.sweep_cmd import sweep_command
 from tttlab.cli.train_cmd import train_command
 from tttlab.game import (
     GeometryError,
@@ -51,6 +52,7 @@ for command in (
     policy_command,
     solve_command,
     train_command,
+    sweep_command,
     eval_command,
     arena_command,
     serve_command,

@@ -38,11 +38,10 @@ from tttlab.io import load_agent_file, save_agent_file
 from tttlab.train import (
     ALGORITHMS,
     ConfigError,
-    Schedule,
     TrainConfig,
     Trainer,
     config_from_checkpoint,
-    default_config,
+    config_from_options,
 )
 
 #: Exact evaluation runs after training (and for curves) on boards up to this many positions;
@@ -50,17 +49,6 @@ from tttlab.train import (
 EVAL_LIMIT = 2_000_000
 SAMPLED_GAMES = 200
 _KINDS = ("constant", "linear", "exponential")
-
-
-def _schedule(
-    kind: str | None, start: float | None, end: float | None, default: Schedule
-) -> Schedule | None:
-    if kind is None and start is None and end is None:
-        return None
-    chosen_kind = kind or ("constant" if end is None else default.kind)
-    chosen_start = start if start is not None else default.start
-    chosen_end = end if end is not None else (default.end if chosen_kind != "constant" else None)
-    return Schedule(chosen_kind, chosen_start, chosen_end)  # type: ignore[arg-type]
 
 
 def _unit_interval(label: str) -> click.FloatRange:
@@ -247,22 +235,21 @@ def train_command(
                 "--as needs --opponent (self-play trains both seats)", param_hint="'--as'"
             )
         assert episodes is not None
-        base = default_config(algorithm, episodes, seed)
         seat = None if opponent is None else Player.parse(side or "X")
+        options = {
+            "epsilon": epsilon,
+            "epsilon-end": epsilon_end,
+            "epsilon-schedule": epsilon_schedule,
+            "alpha": alpha,
+            "alpha-end": alpha_end,
+            "alpha-schedule": alpha_schedule,
+            "gamma": gamma,
+            "draw-reward": draw_reward,
+        }
         try:
-            config = default_config(
-                algorithm,
-                episodes,
-                seed,
-                geometry=geometry,
-                epsilon=_schedule(epsilon_schedule, epsilon, epsilon_end, base.epsilon),
-                alpha=_schedule(alpha_schedule, alpha, alpha_end, base.alpha),
-                gamma=gamma,
-                draw_reward=draw_reward,
-                seat=seat,
-                opponent=opponent,
+            config = config_from_options(
+                algorithm, episodes, seed, geometry, options, seat=seat, opponent=opponent
             )
-            config.validate()
         except ConfigError as error:
             raise CommandError(str(error)) from None
     fixed = agent_for(opponent, geometry, files) if opponent is not None else None

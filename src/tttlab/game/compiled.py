@@ -15,10 +15,9 @@ built, so importing :mod:`tttlab.game` does not load numba.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit, prange
 
 from tttlab.game.geometry import Geometry
@@ -37,17 +36,15 @@ __all__ = [
 
 
 @njit(cache=True, inline="always")
-def _popcount(x: np.uint64) -> np.int64:  # pragma: no cover - compiled
+def _popcount(x: np.uint64) -> int:  # pragma: no cover - compiled
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True, inline="always")
-def _winner(
-    digits: npt.NDArray[np.int8], lines: npt.NDArray[np.int64]
-) -> np.int8:  # pragma: no cover
+def _winner(digits: np.ndarray, lines: np.ndarray) -> Any:  # pragma: no cover
     """1 if X has a line, else 2 if O has one, else 0 (X first, as the Python reference)."""
     o_wins = False
     for line in range(lines.shape[0]):
@@ -68,8 +65,8 @@ def _winner(
 
 @njit(cache=True)
 def _sweep(
-    cells: int, weights: npt.NDArray[np.int64], lines: npt.NDArray[np.int64]
-) -> npt.NDArray[np.uint64]:  # pragma: no cover - compiled
+    cells: int, weights: np.ndarray, lines: np.ndarray
+) -> np.ndarray:  # pragma: no cover - compiled
     """The bitmap of every reachable id: bit ``id % 64`` of word ``id // 64``."""
     total = weights[cells - 1] * 3
     words = (total + 63) // 64
@@ -104,7 +101,7 @@ def _sweep(
 
 
 @njit(cache=True)
-def _ranks(seen: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:  # pragma: no cover - compiled
+def _ranks(seen: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """``rank[w]``: how many reachable ids lie in the words before word ``w`` (one extra entry
     at the end holds the total)."""
     rank = np.empty(seen.shape[0] + 1, dtype=np.int64)
@@ -117,9 +114,7 @@ def _ranks(seen: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:  # pragma: no
 
 
 @njit(cache=True)
-def _ids(
-    seen: npt.NDArray[np.uint64], rank: npt.NDArray[np.int64]
-) -> npt.NDArray[np.int64]:  # pragma: no cover - compiled
+def _ids(seen: np.ndarray, rank: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     ids = np.empty(rank[-1], dtype=np.int64)
     for w in prange(seen.shape[0]):
         bits = seen[w]
@@ -135,9 +130,7 @@ def _ids(
 
 
 @njit(cache=True, inline="always")
-def _index(
-    state: np.int64, seen: npt.NDArray[np.uint64], rank: npt.NDArray[np.int64]
-) -> np.int64:  # pragma: no cover - compiled
+def _index(state: int, seen: np.ndarray, rank: np.ndarray) -> Any:  # pragma: no cover - compiled
     word = state >> 6
     below = seen[word] & ((np.uint64(1) << np.uint64(state & 63)) - np.uint64(1))
     return rank[word] + _popcount(below)
@@ -145,18 +138,18 @@ def _index(
 
 @njit(cache=True, parallel=True)
 def _fill(
-    ids: npt.NDArray[np.int64],
-    seen: npt.NDArray[np.uint64],
-    rank: npt.NDArray[np.int64],
+    ids: np.ndarray,
+    seen: np.ndarray,
+    rank: np.ndarray,
     cells: int,
-    weights: npt.NDArray[np.int64],
-    lines: npt.NDArray[np.int64],
-    perms: npt.NDArray[np.int64],
-    nxt: npt.NDArray[np.int32],
-    terminal: npt.NDArray[np.bool_],
-    winner: npt.NDArray[np.int8],
-    ply: npt.NDArray[np.int8],
-    canonical: npt.NDArray[np.int32],
+    weights: np.ndarray,
+    lines: np.ndarray,
+    perms: np.ndarray,
+    nxt: np.ndarray,
+    terminal: np.ndarray,
+    winner: np.ndarray,
+    ply: np.ndarray,
+    canonical: np.ndarray,
 ) -> None:  # pragma: no cover - compiled
     n = ids.shape[0]
     for i in prange(n):
@@ -189,11 +182,11 @@ def _fill(
 
 @njit(cache=True, inline="always")
 def _smallest_image(
-    digits: npt.NDArray[np.int8],
-    state: np.int64,
-    perms: npt.NDArray[np.int64],
-    weights: npt.NDArray[np.int64],
-) -> tuple[np.int64, np.int64, np.int64]:  # pragma: no cover - compiled
+    digits: np.ndarray,
+    state: int,
+    perms: np.ndarray,
+    weights: np.ndarray,
+) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """The smallest id among the images of a position, the first permutation that gives
     it (the identity comes first), and how many permutations leave the position unchanged."""
     best = state
@@ -212,7 +205,7 @@ def _smallest_image(
 
 
 @njit(cache=True, parallel=True)
-def _decode(ids: npt.NDArray[np.int64], cells: int) -> npt.NDArray[np.int8]:  # pragma: no cover
+def _decode(ids: np.ndarray, cells: int) -> np.ndarray:  # pragma: no cover
     out = np.empty((ids.shape[0], cells), dtype=np.int8)
     for i in prange(ids.shape[0]):
         rest = ids[i]
@@ -222,12 +215,12 @@ def _decode(ids: npt.NDArray[np.int64], cells: int) -> npt.NDArray[np.int8]:  # 
     return out
 
 
-def decode_boards(ids: npt.NDArray[np.int64], geometry: Geometry) -> npt.NDArray[np.int8]:
+def decode_boards(ids: np.ndarray, geometry: Geometry) -> np.ndarray:
     """Cell codes (N × cells, int8) of an array of base-3 ids, compiled."""
     return _decode(np.ascontiguousarray(ids, dtype=np.int64), geometry.cells)
 
 
-def build_tables(geometry: Geometry) -> dict[str, npt.NDArray[np.generic]]:
+def build_tables(geometry: Geometry) -> dict[str, np.ndarray]:
     """The stored arrays of :class:`~tttlab.game.statespace.StateSpace`, in ascending id
     order (the boards, the side to move and the symmetry are derived on demand)."""
     cells = geometry.cells
@@ -238,7 +231,7 @@ def build_tables(geometry: Geometry) -> dict[str, npt.NDArray[np.generic]]:
     rank = _ranks(seen)
     ids = _ids(seen, rank)
     n = ids.shape[0]
-    tables: dict[str, npt.NDArray[np.generic]] = {
+    tables: dict[str, np.ndarray] = {
         "ids": ids,
         "next": np.empty((n, cells), dtype=np.int32),
         "terminal": np.empty(n, dtype=np.bool_),
@@ -264,7 +257,7 @@ def build_tables(geometry: Geometry) -> dict[str, npt.NDArray[np.generic]]:
 
 
 @njit(cache=True)
-def path_counts(nxt: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:  # pragma: no cover
+def path_counts(nxt: np.ndarray) -> np.ndarray:  # pragma: no cover
     """How many move sequences from the empty board reach each position: one forward sweep,
     since parents come before their children."""
     paths = np.zeros(nxt.shape[0], dtype=np.int64)
@@ -282,8 +275,8 @@ def path_counts(nxt: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:  # pragma:
 
 @njit(cache=True)
 def counts(
-    canonical: npt.NDArray[np.int32], terminal: npt.NDArray[np.bool_], winner: npt.NDArray[np.int8]
-) -> npt.NDArray[np.int64]:  # pragma: no cover - compiled
+    canonical: np.ndarray, terminal: np.ndarray, winner: np.ndarray
+) -> np.ndarray:  # pragma: no cover - compiled
     """Final positions, X wins, O wins, draws, symmetry classes (positions that represent
     themselves) and classes that are not final, in one pass with no temporary array."""
     out = np.zeros(6, dtype=np.int64)
@@ -300,11 +293,11 @@ def counts(
 
 @njit(cache=True, parallel=True)
 def _symmetries(
-    ids: npt.NDArray[np.int64],
+    ids: np.ndarray,
     cells: int,
-    perms: npt.NDArray[np.int64],
-    weights: npt.NDArray[np.int64],
-) -> npt.NDArray[np.int8]:  # pragma: no cover - compiled
+    perms: np.ndarray,
+    weights: np.ndarray,
+) -> np.ndarray:  # pragma: no cover - compiled
     out = np.empty(ids.shape[0], dtype=np.int8)
     for i in prange(ids.shape[0]):
         digits = np.empty(cells, dtype=np.int8)
@@ -316,7 +309,7 @@ def _symmetries(
     return out
 
 
-def symmetries(ids: npt.NDArray[np.int64], geometry: Geometry) -> npt.NDArray[np.int8]:
+def symmetries(ids: np.ndarray, geometry: Geometry) -> np.ndarray:
     """For each id, the first permutation of ``geometry.symmetries`` that maps it to its
     smallest image."""
     perms = np.array(geometry.symmetries, dtype=np.int64)
@@ -326,11 +319,11 @@ def symmetries(ids: npt.NDArray[np.int64], geometry: Geometry) -> npt.NDArray[np
 
 @njit(cache=True)
 def _game_tree(
-    nxt: npt.NDArray[np.int32],
-    canonical: npt.NDArray[np.int32],
-    terminal: npt.NDArray[np.bool_],
-    winner: npt.NDArray[np.int8],
-    ply: npt.NDArray[np.int8],
+    nxt: np.ndarray,
+    canonical: np.ndarray,
+    terminal: np.ndarray,
+    winner: np.ndarray,
+    ply: np.ndarray,
 ) -> tuple[int, int, int, int, int]:  # pragma: no cover - compiled
     """Move sequences per symmetry class rather than per position: a symmetry maps
     sequences to sequences, so every member of a class is reached by as many, and each

@@ -224,7 +224,7 @@ def state_space(geometry: Geometry) -> StateSpace:
     arrays = tablecache.load_or_build(geometry)
     for a in arrays.values():
         a.setflags(write=False)
-    return StateSpace(geometry, **arrays)  # type: ignore[arg-type]
+    return StateSpace(geometry, **arrays)
 
 
 def reference_state_space(geometry: Geometry) -> StateSpace:

@@ -161,7 +161,7 @@ def remove_stale_temporaries(target: Path) -> list[Path]:
     a save: ``kill -9`` leaves ``.NAME.PID.XXXX.tmp``); a save in progress in a live process
     is left alone. Returns what was removed."""
     folder = target.parent if str(target.parent) else Path(".")
-    removed = []
+    removed: list[Path] = []
     try:
         candidates = list(folder.glob(f".{glob_escape(target.name)}.*.tmp"))
     except OSError:

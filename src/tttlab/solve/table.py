@@ -114,12 +114,12 @@ def shrink(score: npt.NDArray[np.int16]) -> npt.NDArray[np.int16]:
 
 @njit(cache=True)
 def _scores(
-    nxt: npt.NDArray[np.int32],
-    terminal: npt.NDArray[np.bool_],
-    winner: npt.NDArray[np.int8],
-    ply: npt.NDArray[np.int8],
+    nxt: np.ndarray,
+    terminal: np.ndarray,
+    winner: np.ndarray,
+    ply: np.ndarray,
     big: int,
-) -> npt.NDArray[np.int16]:  # pragma: no cover - compiled
+) -> np.ndarray:  # pragma: no cover - compiled
     """Backward induction: children have larger indices, so one reverse sweep suffices."""
     n, cells = nxt.shape
     score = np.zeros(n, dtype=np.int16)
@@ -133,7 +133,7 @@ def _scores(
             j = nxt[i, c]
             if j < 0:
                 continue
-            s = np.int64(score[j])
+            s = int(score[j])
             s = s - 1 if s > 0 else (s + 1 if s < 0 else s)
             if (x_moves and s > chosen) or (not x_moves and s < chosen):
                 chosen = s
@@ -143,12 +143,12 @@ def _scores(
 
 @njit(cache=True, parallel=True)
 def _move_rows(
-    nxt: npt.NDArray[np.int32],
-    terminal: npt.NDArray[np.bool_],
-    score: npt.NDArray[np.int16],
-    own: npt.NDArray[np.int16],
+    nxt: np.ndarray,
+    terminal: np.ndarray,
+    score: np.ndarray,
+    own: np.ndarray,
     best: bool,
-    out: npt.NDArray[np.bool_],
+    out: np.ndarray,
 ) -> None:  # pragma: no cover - compiled
     """For rows ``i`` (with scores ``own[i]``): moves whose shrunk child score equals the
     position's score (best), or has its sign (optimal)."""
@@ -160,7 +160,7 @@ def _move_rows(
             j = nxt[i, c]
             if j < 0:
                 continue
-            s = np.int64(score[j])
+            s = int(score[j])
             s = s - 1 if s > 0 else (s + 1 if s < 0 else s)
             if best:
                 out[i, c] = s == target

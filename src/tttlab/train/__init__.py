@@ -3,21 +3,25 @@
 from tttlab.train.learners import (
     ALGORITHMS,
     DEFAULTS,
+    HYPERPARAMETERS,
     ConfigError,
     Schedule,
     TrainConfig,
     Trainer,
     config_from_checkpoint,
+    config_from_options,
     default_config,
 )
 
 __all__ = [
     "ALGORITHMS",
     "DEFAULTS",
+    "HYPERPARAMETERS",
     "ConfigError",
     "Schedule",
     "TrainConfig",
     "Trainer",
     "config_from_checkpoint",
+    "config_from_options",
     "default_config",
 ]

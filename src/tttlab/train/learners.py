@@ -18,10 +18,12 @@ from tttlab.train import kernels
 __all__ = [
     "ALGORITHMS",
     "DEFAULTS",
+    "HYPERPARAMETERS",
     "Schedule",
     "TrainConfig",
     "Trainer",
     "config_from_checkpoint",
+    "config_from_options",
     "default_config",
 ]
 
@@ -165,6 +167,86 @@ def default_config(algorithm: str, episodes: int, seed: int = 0, **overrides: An
     base = TrainConfig(algorithm=algorithm, episodes=episodes, seed=seed)
     chosen = DEFAULTS.get(algorithm, {})
     return replace(base, **{**chosen, **{k: v for k, v in overrides.items() if v is not None}})
+
+
+#: Hyperparameters by their command-line names (``--alpha`` ...), as ``ttt train`` and
+#: ``ttt sweep --set`` take them.
+HYPERPARAMETERS = (
+    "epsilon",
+    "epsilon-end",
+    "epsilon-schedule",
+    "alpha",
+    "alpha-end",
+    "alpha-schedule",
+    "gamma",
+    "draw-reward",
+)
+
+
+def _schedule(
+    kind: str | None, start: float | None, end: float | None, default: Schedule
+) -> Schedule | None:
+    if kind is None and start is None and end is None:
+        return None
+    chosen_kind = kind or ("constant" if end is None else default.kind)
+    chosen_start = start if start is not None else default.start
+    chosen_end = end if end is not None else (default.end if chosen_kind != "constant" else None)
+    return Schedule(chosen_kind, chosen_start, chosen_end)  # type: ignore[arg-type]
+
+
+def config_from_options(
+    algorithm: str,
+    episodes: int,
+    seed: int = 0,
+    geometry: Geometry | None = None,
+    options: dict[str, Any] | None = None,
+    **overrides: Any,
+) -> TrainConfig:
+    """The configuration that ``ttt train ALGORITHM --episodes N --seed S`` with the given
+    options builds (options by their command-line names, ``-`` or ``_``; ``None`` means not
+    given): a start value alone makes a constant schedule, an end value keeps the default's
+    kind. Validated; raises :class:`ConfigError`."""
+    given = {key.replace("_", "-"): value for key, value in (options or {}).items()}
+    unknown = sorted(set(given) - set(HYPERPARAMETERS))
+    if unknown:
+        raise ConfigError(
+            f"unknown hyperparameter {unknown[0]!r}; choose from {', '.join(HYPERPARAMETERS)}"
+        )
+    if algorithm not in ALGORITHMS:
+        raise ConfigError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+    for key in ("epsilon", "epsilon-end", "alpha", "alpha-end", "gamma", "draw-reward"):
+        value = given.get(key)
+        if value is not None and (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not (math.isfinite(value) and 0.0 <= value <= 1.0)
+        ):
+            raise ConfigError(f"{key} must be a number within [0, 1], got {value!r}")
+    for key in ("epsilon-schedule", "alpha-schedule"):
+        value = given.get(key)
+        if value is not None and value not in _KINDS:
+            raise ConfigError(f"{key} must be constant, linear or exponential, got {value!r}")
+    base = default_config(algorithm, episodes, seed)
+    config = default_config(
+        algorithm,
+        episodes,
+        seed,
+        geometry=geometry,
+        epsilon=_schedule(
+            given.get("epsilon-schedule"),
+            given.get("epsilon"),
+            given.get("epsilon-end"),
+            base.epsilon,
+        ),
+        alpha=_schedule(
+            given.get("alpha-schedule"), given.get("alpha"), given.get("alpha-end"), base.alpha
+        ),
+        gamma=given.get("gamma"),
+        draw_reward=given.get("draw-reward"),
+        **overrides,
+    )
+    config.validate()
+    return config
 
 
 def initial_tables(

@@ -1,0 +1,275 @@
+"""``ttt sweep`` on this machine: planning, exact rows, resuming, bad input, the summary."""
+
+from __future__ import annotations
+
+import csv
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import ttt
+from tttlab.game import Geometry
+from tttlab.sweep import (
+    COLUMNS,
+    Run,
+    SweepError,
+    parse_episodes,
+    parse_seeds,
+    parse_sets,
+    plan_runs,
+    run_one,
+    summarise,
+    wilson,
+)
+
+
+def rows(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def keyed(path: Path) -> dict[tuple[str, ...], dict[str, str]]:
+    """Rows by run, without the wall-clock column (the only one that may differ)."""
+    out = {}
+    for row in rows(path):
+        key = (row["algorithm"], row["board"], row["episodes"], row["seed"], row["hyperparameters"])
+        assert key not in out, f"row {key} appears twice"
+        out[key] = {k: v for k, v in row.items() if k != "seconds"}
+    return out
+
+
+def test_parsers() -> None:
+    assert parse_seeds("0-19") == list(range(20))
+    assert parse_seeds("3") == [3]
+    assert parse_seeds("0,2,5-7,2") == [0, 2, 5, 6, 7]
+    for bad in ("5-2", "a", "-1", "1-", ""):
+        with pytest.raises(SweepError):
+            parse_seeds(bad)
+    assert parse_episodes("5000,10_000,5000") == [5000, 10000]
+    for bad in ("0", "1.5", "x", "-3"):
+        with pytest.raises(SweepError):
+            parse_episodes(bad)
+    assert parse_sets(["alpha=0.1,0.5", "epsilon-schedule=linear"]) == {
+        "alpha": [0.1, 0.5],
+        "epsilon-schedule": ["linear"],
+    }
+    for bad in (["alpha"], ["alpha="], ["beta=1"], ["alpha=x"], ["alpha=1", "alpha=2"]):
+        with pytest.raises(SweepError):
+            parse_sets(bad)
+
+
+def test_plan_is_the_cross_product_and_checks_every_configuration() -> None:
+    runs = plan_runs(
+        ["q", "td"], Geometry(), [10, 20], [0, 1, 2], {"alpha": [0.1, 0.5], "gamma": [1.0]}
+    )
+    assert len(runs) == 2 * 2 * 3 * 2
+    assert len(set(runs)) == len(runs)
+    assert json.loads(runs[0].hyperparameters) == {"alpha": 0.1, "gamma": 1.0}
+    with pytest.raises(SweepError, match="alpha"):
+        plan_runs(["q"], Geometry(), [10], [0], {"alpha": [2.0]})
+    with pytest.raises(SweepError, match="unknown algorithm"):
+        plan_runs(["nope"], Geometry(), [10], [0], {})
+    with pytest.raises(SweepError, match="exponential"):
+        plan_runs(
+            ["q"],
+            Geometry(),
+            [10],
+            [0],
+            {"alpha": [0.0], "alpha-schedule": ["exponential"], "alpha-end": [0.1]},
+        )
+
+
+def test_a_row_is_what_ttt_train_json_reports(tmp_path: Path) -> None:
+    row = run_one(Run("sarsa", "3x3k3", 3000, 4, '{"alpha":0.3}').as_dict())
+    result = ttt(
+        "train",
+        "sarsa",
+        "--episodes",
+        "3000",
+        "--seed",
+        "4",
+        "--alpha",
+        "0.3",
+        "--out",
+        str(tmp_path / "a.npz"),
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    evaluation = json.loads(result.stdout)["evaluation"]
+    for seat in ("X", "O"):
+        p = seat.lower()
+        assert row[f"{p}_worst_case"] == evaluation[seat]["worst_case"]
+        assert row[f"{p}_optimal_share"] == evaluation[seat]["optimal_share"]
+        assert row[f"{p}_score_vs_random"] == evaluation[seat]["score_vs_random"]
+        assert row[f"{p}_win"] == evaluation[seat]["vs_random"]["win"]
+    assert row["unbeatable"] == (row["x_worst_case"] == 0 and row["o_worst_case"] == 0)
+
+
+def test_sweep_writes_one_row_per_run_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "sweep.csv"
+    plot = tmp_path / "sweep.png"
+    args = [
+        "sweep",
+        "q",
+        "td",
+        "--episodes",
+        "2000,4000",
+        "--seeds",
+        "0-2",
+        "--set",
+        "alpha=0.5",
+        "--out",
+        str(out),
+        "--workers",
+        "2",
+    ]
+    first = ttt(*args, "--plot", str(plot), "--json")
+    assert first.returncode == 0, first.stderr
+    report = json.loads(first.stdout)
+    assert report["runs"] == report["ran"] == 12
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    table = rows(out)
+    assert len(table) == 12
+    assert tuple(table[0]) == COLUMNS
+    assert {r["seed"] for r in table} == {"0", "1", "2"}
+    summary = {(s["configuration"], s["episodes"]): s for s in report["summary"]}
+    assert set(summary) == {(f"{a} alpha=0.5", e) for a in ("q", "td") for e in (2000, 4000)}
+    for (label, episodes), s in summary.items():
+        algorithm = label.split()[0]
+        expected = sum(
+            1
+            for r in table
+            if r["algorithm"] == algorithm
+            and int(r["episodes"]) == episodes
+            and r["unbeatable"] == "true"
+        )
+        assert s["unbeatable"] == expected
+        assert s["seeds"] == 3
+    before = keyed(out)
+
+    again = ttt(*args, "--json")
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["ran"] == 0
+    assert keyed(out) == before
+
+    # Lose two rows, one of them cut in half as by a crash: only they are run again.
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines[:-2]) + lines[-1][: len(lines[-1]) // 2])
+    third = ttt(*args, "--json")
+    assert third.returncode == 0, third.stderr
+    assert json.loads(third.stdout)["ran"] == 2
+    assert keyed(out) == before
+
+
+def test_the_same_sweep_gives_the_same_figures(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    for path, workers in ((a, "1"), (b, "2")):
+        result = ttt(
+            "sweep",
+            "expected-sarsa",
+            "--episodes",
+            "1500",
+            "--seeds",
+            "0-3",
+            "--out",
+            str(path),
+            "--workers",
+            workers,
+        )
+        assert result.returncode == 0, result.stderr
+    assert keyed(a) == keyed(b)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["q", "--seeds", "5-2"], "empty"),
+        (["q", "--set", "alpha=2"], "alpha"),
+        (["nope"], "unknown algorithm"),
+        (["q", "--set", "beta=1"], "unknown hyperparameter"),
+        (["q", "--address", "127.0.0.1:1"], "cannot reach"),
+        (["q", "--address", "nonsense"], "HOST:PORT"),
+        (["q", "--board", "5x5", "--k", "4"], "5x5k4"),
+        (["q", "--episodes", "0"], "at least 1"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
+    out = tmp_path / "x.csv"
+    full = ["sweep", *args]
+    if "--episodes" not in args:
+        full += ["--episodes", "100"]
+    result = (
+        ttt(*full, "--seeds", "0", "--out", str(out))
+        if "--seeds" not in args
+        else ttt(*full, "--out", str(out))
+    )
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert message in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_a_results_file_with_other_columns_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "other.csv"
+    out.write_text("name,score\nalice,3\n")
+    result = ttt("sweep", "q", "--episodes", "100", "--seeds", "0", "--out", str(out))
+    assert result.returncode == 2
+    assert "other columns" in result.stderr
+    assert out.read_text() == "name,score\nalice,3\n"
+
+
+def test_ctrl_c_keeps_finished_rows_and_a_rerun_finishes(tmp_path: Path) -> None:
+    out = tmp_path / "long.csv"
+    args = [
+        sys.executable,
+        "-m",
+        "tttlab",
+        "sweep",
+        "q",
+        "--board",
+        "3x4",
+        "--episodes",
+        "400000",
+        "--seeds",
+        "0-23",
+        "--out",
+        str(out),
+        "--workers",
+        "2",
+    ]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and (not out.exists() or len(rows(out)) < 2):
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "Interrupted" in err
+    assert "Traceback" not in err
+    kept = keyed(out)
+    assert 2 <= len(kept) < 24
+    result = ttt(*args[3:], "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["ran"] == 24 - len(kept)
+    final = keyed(out)
+    assert len(final) == 24
+    assert all(final[key] == value for key, value in kept.items())
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(0, 10)
+    assert low == 0.0
+    assert 0.25 < high < 0.35
+    low, high = wilson(5, 10)
+    assert low < 0.5 < high
+    assert abs((0.5 - low) - (high - 0.5)) < 1e-12
+    assert summarise([]) == []
