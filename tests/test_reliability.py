@@ -31,6 +31,7 @@ BASE: dict[str, list[str]] = {
     "solve": ["solve", "--mdp"],
     "train": ["train", "q", "--episodes", "10", "--out", "unused.npz"],
     "eval": ["eval", "random"],
+    "sweep": ["sweep", "q", "--episodes", "10", "--seeds", "0", "--out", "unused.csv"],
     "arena": ["arena", "random", "random", "--games", "1"],
     "serve": ["serve"],
     "demo": ["demo"],

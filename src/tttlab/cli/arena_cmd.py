@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import click
-import numpy as np
 from rich.table import Table
 
+from tttlab import api
 from tttlab.cli.common import board_options, json_option, out, print_json
 from tttlab.cli.loading import load_agents
-from tttlab.evaluate import round_robin
 from tttlab.game import Geometry
 
 
@@ -38,28 +37,10 @@ def arena_command(
     if len(agents) < 2:
         raise click.BadParameter("name at least two agents", param_hint="AGENTS")
     geometry, players = load_agents(list(agents), board, k, depth)
-    names = _labels(list(agents))
-    pairings, standings = round_robin(players, geometry, games, np.random.default_rng(seed), names)
+    result = api.arena(players, geometry, games, seed, names=_labels(list(agents)))
+    pairings, standings = result.pairings, result.standings
     if as_json:
-        print_json(
-            {
-                "board": geometry.name,
-                "games": games,
-                "seed": seed,
-                "pairings": [p.as_json() for p in pairings],
-                "standings": {
-                    name: {
-                        "win": s.win,
-                        "draw": s.draw,
-                        "loss": s.loss,
-                        "points": s.points,
-                        "as_x": dict(zip(("win", "draw", "loss"), s.by_side["X"], strict=True)),
-                        "as_o": dict(zip(("win", "draw", "loss"), s.by_side["O"], strict=True)),
-                    }
-                    for name, s in standings.items()
-                },
-            }
-        )
+        print_json(result.to_dict())
         return
     table = Table(title=f"Arena on {geometry.name}: {games} games per pairing and side")
     for column in ("agent", "W", "D", "L", "points", "as X (W/D/L)", "as O (W/D/L)"):

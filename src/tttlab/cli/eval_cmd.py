@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import click
 
+from tttlab import api
 from tttlab.cli.common import CommandError, board_options, err, json_option, out, print_json
 from tttlab.cli.loading import load_agents
-from tttlab.evaluate import evaluate
 from tttlab.game import Geometry, Player, StateSpaceTooLarge
 
 
@@ -35,20 +35,21 @@ def eval_command(
     seats = None if side is None else (Player.parse(side),)
     try:
         with err.status(f"Evaluating {player.name} on {geometry.name}…"):
-            reports = evaluate(player, geometry, seats)
+            reports = api.evaluate(player, geometry, seats[0] if seats else None).to_dict()
     except StateSpaceTooLarge as error:
         raise CommandError(str(error)) from None
     except ValueError as error:  # e.g. a seat the agent was not trained for
         raise CommandError(str(error)) from None
     if as_json:
-        print_json({seat: r.as_json() for seat, r in reports.items()})
+        print_json(reports)
         return
     out.print(f"[bold]{player.name}[/bold] on {geometry.name} (exact, over the whole game graph)")
     for seat, r in reports.items():
-        verdict = {1: "wins", 0: "draws", -1: "can be beaten"}[r.worst_case]
+        verdict = {1: "wins", 0: "draws", -1: "can be beaten"}[r["worst_case"]]
+        win, draw, loss = (r["vs_random"][key] for key in ("win", "draw", "loss"))
         out.print(
             f"As {seat}: against a best reply it {verdict}; against random it wins "
-            f"{r.win:.4f} ({_frac(r.win)}), draws {r.draw:.4f}, loses {r.loss:.4f} "
-            f"({_frac(r.loss)}); optimal in {r.optimal_share:.2%} of "
-            f"{r.decision_positions:,} reachable decisions."
+            f"{win:.4f} ({_frac(win)}), draws {draw:.4f}, loses {loss:.4f} "
+            f"({_frac(loss)}); optimal in {r['optimal_share']:.2%} of "
+            f"{r['decision_positions']:,} reachable decisions."
         )

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import click
 
+from tttlab import api
 from tttlab.cli.common import (
     CommandError,
     FiniteFloat,
@@ -26,11 +26,9 @@ from tttlab.game import (
     Position,
     check_enumerable,
     estimate_positions,
-    state_space,
 )
 from tttlab.render import board_text
-from tttlab.solve import solve
-from tttlab.solve.bitboard import SearchTooLarge, prove
+from tttlab.solve.bitboard import SearchTooLarge
 
 #: ``ttt solve`` builds the full table up to this many candidate positions, else it searches.
 TABLE_SOLVE_LIMIT = 1_000_000
@@ -38,57 +36,15 @@ TABLE_SOLVE_LIMIT = 1_000_000
 
 def search_summary(geometry: Geometry) -> dict[str, Any]:
     """The JSON of ``ttt solve`` by compiled proof search (documented in the README)."""
-    started = time.perf_counter()
-    bits = (
-        16
-        if geometry.cells <= 9
-        else 20
-        if geometry.cells <= 12
-        else 22
-        if geometry.cells <= 16
-        else 25
-    )
     try:
-        proof = prove(Position.initial(geometry), table_bits=bits)
+        return api.solve(geometry, "search").to_dict()
     except SearchTooLarge as error:
         raise CommandError(str(error)) from None
-    return {
-        "board": geometry.name,
-        "value": proof.value,
-        "method": "search",
-        "nodes": proof.nodes,
-        "table_entries": proof.table_entries,
-        "table_slots": proof.table_slots,
-        "seconds": round(time.perf_counter() - started, 3),
-    }
 
 
 def solve_summary(geometry: Geometry) -> dict[str, Any]:
-    """The JSON document of ``ttt solve`` (documented in the README).
-
-    Lean on 4×4: the game tree is counted over symmetry classes, and the solution's
-    per-move tables are read for the empty board only.
-    """
-    started = time.perf_counter()
-    space = state_space(geometry)
-    tree = space.game_tree()
-    counts = space.counts()
-    solution = solve(geometry)
-    return {
-        "board": geometry.name,
-        "value": solution.value_at(0),
-        "method": "table",
-        "depth": solution.depth_at(0),
-        "positions": space.size,
-        "terminal": counts["terminal"],
-        "terminal_split": {key: counts[key] for key in ("x_wins", "o_wins", "draws")},
-        "symmetric_positions": counts["classes"],
-        "symmetric_nonterminal": counts["open_classes"],
-        "game_tree": tree,
-        "optimal_first_moves": list(solution.row_moves(0, best=False)),
-        "best_first_moves": list(solution.row_moves(0, best=True)),
-        "seconds": round(time.perf_counter() - started, 3),
-    }
+    """The JSON of ``ttt solve`` from the full table (documented in the README)."""
+    return api.solve(geometry, "table").to_dict()
 
 
 @click.command("solve")

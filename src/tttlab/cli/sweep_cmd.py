@@ -104,8 +104,8 @@ def sweep_command(
         writable_target(out_path, "'--out'")
         if plot_path is not None:
             writable_target(plot_path, "'--plot'")
-        results = ResultsFile(out_path)
         cluster = RayCluster(address) if address else None
+        results = ResultsFile(out_path)
     except SweepError as error:
         raise CommandError(str(error)) from None
     pending = results.pending(runs)

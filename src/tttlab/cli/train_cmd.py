@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-import numpy as np
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -19,7 +18,9 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from tttlab import api
 from tttlab.agents import AgentError
+from tttlab.api import EVAL_LIMIT, batch_size, curve_point
 from tttlab.cli.common import (
     CommandError,
     FiniteFloat,
@@ -31,7 +32,6 @@ from tttlab.cli.common import (
     writable_target,
 )
 from tttlab.cli.loading import agent_for, choose_geometry, load_files
-from tttlab.evaluate import evaluate, sampled_evaluation
 from tttlab.evaluate.curves import plot_curve
 from tttlab.game import Geometry, Player, StateSpaceTooLarge, check_enumerable
 from tttlab.io import load_agent_file, save_agent_file
@@ -44,10 +44,6 @@ from tttlab.train import (
     config_from_options,
 )
 
-#: Exact evaluation runs after training (and for curves) on boards up to this many positions;
-#: beyond, curves judge sampled games with the exact proof search.
-EVAL_LIMIT = 2_000_000
-SAMPLED_GAMES = 200
 _KINDS = ("constant", "linear", "exponential")
 
 
@@ -266,7 +262,7 @@ def train_command(
     every = eval_every or max(1, episodes // 20)
     records: list[dict[str, Any]] = []
     if want_curve:
-        records.append(_metrics(trainer, 0))
+        records.append(curve_point(trainer, 0))
 
     started = time.perf_counter()
     first = trainer.done  # above 0 when resuming
@@ -276,7 +272,7 @@ def train_command(
     with _StopOnSignal() as stop:
         try:
             while trainer.remaining > 0 and not stop.requested:
-                step = min(trainer.remaining, _batch(episodes), every - trainer.done % every)
+                step = min(trainer.remaining, batch_size(episodes), every - trainer.done % every)
                 if checkpoint_every is not None:
                     step = min(step, checkpoint_every - trainer.done % checkpoint_every)
                 trainer.run(step)
@@ -288,7 +284,7 @@ def train_command(
                 ):
                     _save_checkpoint(trainer, checkpoint_path, seed)
                 if want_curve and (trainer.done % every == 0 or trainer.remaining == 0):
-                    records.append(_metrics(trainer, trainer.done))
+                    records.append(curve_point(trainer, trainer.done))
                     latest = _short(records[-1])
                 elapsed = time.perf_counter() - started
                 if progress is None and elapsed > 1.0 and trainer.remaining > 0:
@@ -334,8 +330,7 @@ def train_command(
         "hyperparameters": config.header(),
     }
     if can_evaluate:
-        reports = evaluate(agent, geometry)
-        summary["evaluation"] = {seat: r.as_json() for seat, r in reports.items()}
+        summary["evaluation"] = api.evaluate(agent, geometry).to_dict()
     if as_json:
         print_json(summary)
         return
@@ -413,26 +408,6 @@ def _load_checkpoint(
     if config.algorithm != algorithm:
         raise CommandError(f"{path} is a {config.algorithm} checkpoint, not {algorithm}")
     return config, agent.tables, int(data["done"]), dict(data["rng_state"])
-
-
-def _batch(episodes: int) -> int:
-    return max(1_000, min(100_000, episodes // 100))
-
-
-def _metrics(trainer: Trainer, episode: int) -> dict[str, Any]:
-    """Exact metrics over the whole game graph where it fits; on bigger boards, 200 games
-    against random per seat, each decision judged by the exact proof search."""
-    agent = trainer.agent()
-    geometry = trainer.config.geometry
-    if trainer.space.size <= EVAL_LIMIT:
-        reports = evaluate(agent, geometry)
-        return {"episode": episode, **{seat: r.as_json() for seat, r in reports.items()}}
-    rng = np.random.default_rng([trainer.config.seed, episode])
-    sampled = {
-        side.name: sampled_evaluation(agent, geometry, side, SAMPLED_GAMES, rng).as_json()
-        for side in trainer.seats
-    }
-    return {"episode": episode, "sampled": True, **sampled}
 
 
 def _short(record: dict[str, Any]) -> str:

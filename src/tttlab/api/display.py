@@ -1,0 +1,82 @@
+"""Small HTML summaries for notebooks: evaluations, agents, arenas and plain mappings."""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tttlab.api import ArenaResult, Evaluation, TrainedAgent
+
+__all__ = ["agent_html", "arena_html", "evaluation_html", "mapping_html"]
+
+_STYLE = "border-collapse:collapse;font-family:sans-serif;font-size:13px"
+_CELL = "border:1px solid #cbd5e1;padding:3px 8px;text-align:right"
+
+
+def _table(title: str, header: list[str], rows: list[list[Any]]) -> str:
+    head = "".join(f'<th style="{_CELL}">{html.escape(str(h))}</th>' for h in header)
+    body = "".join(
+        "<tr>" + "".join(f'<td style="{_CELL}">{html.escape(str(v))}</td>' for v in row) + "</tr>"
+        for row in rows
+    )
+    return (
+        f'<table style="{_STYLE}"><caption style="text-align:left"><b>{html.escape(title)}'
+        f"</b></caption><tr>{head}</tr>{body}</table>"
+    )
+
+
+def evaluation_html(evaluation: Evaluation) -> str:
+    rows = []
+    for seat, report in evaluation.to_dict().items():
+        vs = report["vs_random"]
+        rows.append(
+            [
+                seat,
+                f"{report['worst_case']:+d}",
+                f"{report['optimal_share']:.4f}",
+                f"{vs['win']:.4f} / {vs['draw']:.4f} / {vs['loss']:.4f}",
+                f"{report['decision_positions']:,}",
+            ]
+        )
+    return _table(
+        f"{evaluation.agent} on {evaluation.board}: exact evaluation",
+        ["seat", "worst case", "optimal share", "vs random W / D / L", "decisions"],
+        rows,
+    )
+
+
+def agent_html(agent: TrainedAgent) -> str:
+    episodes = agent.meta.get("episodes", "?")
+    intro = (
+        f"<p style='font-family:sans-serif'><b>{html.escape(agent.algorithm)}</b> on "
+        f"{agent.geometry.name}, {episodes:,} episodes, seats "
+        f"{', '.join(s.name for s in agent.seats)}</p>"
+        if isinstance(episodes, int)
+        else f"<p><b>{html.escape(agent.algorithm)}</b> on {agent.geometry.name}</p>"
+    )
+    if agent.space.size > 2_000_000:
+        return intro
+    return intro + evaluation_html(agent.evaluation())
+
+
+def arena_html(result: ArenaResult) -> str:
+    data = result.to_dict()
+    rows = [
+        [name, s["win"], s["draw"], s["loss"], f"{s['points']:g}"]
+        for name, s in sorted(data["standings"].items(), key=lambda kv: -kv[1]["points"])
+    ]
+    return _table(
+        f"Arena on {result.board}: {result.games} games per pairing and side",
+        ["agent", "W", "D", "L", "points"],
+        rows,
+    )
+
+
+def mapping_html(title: str, data: dict[str, Any]) -> str:
+    rows = [
+        [key, json.dumps(value) if isinstance(value, (dict, list)) else value]
+        for key, value in data.items()
+    ]
+    return _table(title, ["", ""], rows)
