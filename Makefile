@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: demo test lint typecheck unit bench clean browser
+.PHONY: demo test lint typecheck unit bench clean browser notebooks
 
 # The virtual environment, rebuilt when pyproject.toml changes.
 $(BIN)/activate:
@@ -45,6 +45,10 @@ browser:
 	fi
 
 test: lint typecheck browser unit
+
+# The lessons, opened in JupyterLab (jupytext opens the .py files as notebooks).
+notebooks: $(VENV)/.installed-dev
+	$(BIN)/jupyter lab notebooks/
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/bench_learners.py

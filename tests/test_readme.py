@@ -33,7 +33,10 @@ def test_readme_has_the_two_setup_commands_first() -> None:
     assert "make test" in first
 
 
-def test_readme_python_runs(capsys: pytest.CaptureFixture[str]) -> None:
+def test_readme_python_runs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the examples write files
     for block in _blocks("python"):
         exec(compile(block, "README.md", "exec"), {})
     assert capsys.readouterr().out
