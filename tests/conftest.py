@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 
 import numpy as np
@@ -13,8 +14,16 @@ from tttlab.game import Geometry, Position, StateSpace, state_space
 from tttlab.solve import Solution, solve
 
 # The suite, and every command it runs, keeps its table cache in a folder of its own, never
-# the user's (set before any test imports tttlab's tables).
-os.environ.setdefault("TTTLAB_CACHE_DIR", tempfile.mkdtemp(prefix="tttlab-test-cache-"))
+# the user's (set before any test imports tttlab's tables), removed at the end.
+_OWN_CACHE = None
+if "TTTLAB_CACHE_DIR" not in os.environ:
+    _OWN_CACHE = tempfile.mkdtemp(prefix="tttlab-test-cache-")
+    os.environ["TTTLAB_CACHE_DIR"] = _OWN_CACHE
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _OWN_CACHE is not None:
+        shutil.rmtree(_OWN_CACHE, ignore_errors=True)
 
 #: Every geometry the property suite runs over (small enough to play out fast).
 GEOMETRIES = [

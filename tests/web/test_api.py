@@ -166,3 +166,16 @@ def test_a_seat_the_agent_cannot_play(folder: Path) -> None:
     assert client.post(
         "/api/values", json={"position": "X........", "agent": "x-only.npz"}
     ).json() == {"values": None}
+
+
+def test_svg_is_the_notebook_drawing(client: TestClient) -> None:
+    from tttlab.game import Position
+    from tttlab.render import board_svg
+
+    response = client.post("/api/svg", json={"position": "XXX/OO./..."})
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    assert response.text == board_svg(Position.from_string("XXX/OO./..."))
+    bad = client.post("/api/svg", json={"position": "XXXX"})
+    assert bad.status_code == 400
+    assert "error" in bad.json()

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from tttlab import api
 from tttlab.agents import Agent
-from tttlab.agents.base import policy_matrix
 from tttlab.cli.common import CommandError, out, print_json
-from tttlab.game import Geometry, Player, StateSpaceTooLarge, state_space
+from tttlab.game import Geometry, Player, StateSpaceTooLarge
 from tttlab.io import save_agent_file
-from tttlab.mdp import MDP, MDPSolution, build_mdp, mdp_agent, policy_iteration, value_iteration
+from tttlab.mdp import MDP, MDPSolution, mdp_agent
 from tttlab.mdp.build import RewardScheme
 from tttlab.render import board_text
 from tttlab.solve import solve
@@ -39,35 +38,13 @@ def run_mdp(
     explain: bool,
 ) -> None:
     try:
-        space = state_space(geometry)
+        result = api.mdp(seat, opponent, geometry, method, gamma, rewards, soft_constraint, tol)
     except StateSpaceTooLarge as error:
         raise CommandError(f"cannot build an MDP on {geometry.name}: {error}") from None
-    if space.size > MDP_LIMIT:
-        raise CommandError(
-            f"MDPs are limited to boards of {MDP_LIMIT:,} positions; "
-            f"{geometry.name} has {space.size:,}"
-        )
-    started = time.perf_counter()
-    table = policy_matrix(opponent, space, seat.other)
-    mdp = build_mdp(space, seat, table, rewards=rewards, soft_constraint=soft_constraint)
-    solution = value_iteration(mdp, gamma, tol) if method == "vi" else policy_iteration(mdp, gamma)
-    seconds = time.perf_counter() - started
-    summary: dict[str, Any] = {
-        "board": geometry.name,
-        "seat": seat.name,
-        "opponent": opponent_spec,
-        "method": method,
-        "gamma": gamma,
-        "rewards": rewards,
-        "soft_constraint": soft_constraint,
-        "value": solution.value(mdp),
-        "states": mdp.n_states,
-        "decision_states": mdp.n_states - 3,
-        "symmetric": mdp.symmetric,
-        "iterations": solution.iterations,
-        "residual": solution.residual,
-        "seconds": round(seconds, 3),
-    }
+    except api.TttlabError as error:
+        raise CommandError(str(error)) from None
+    mdp, solution = result.mdp, result.solution
+    summary: dict[str, Any] = {**result.to_dict(), "opponent": opponent_spec}
     if dense_path is not None:
         mdp.export_dense(dense_path)
         summary["export_dense"] = str(dense_path)

@@ -43,6 +43,7 @@ from tttlab.game import (
     estimate_positions,
 )
 from tttlab.io import AgentFileError, check_board, load_agent_file
+from tttlab.render import board_svg
 
 __all__ = ["create_app"]
 
@@ -89,6 +90,11 @@ class AgentRequest(_Body):
 
 class EvaluateRequest(_Body):
     agent: str = Field(max_length=200)
+    board: str | None = Field(default=None, max_length=20)
+
+
+class SvgRequest(_Body):
+    position: str = POSITION
     board: str | None = Field(default=None, max_length=20)
 
 
@@ -394,6 +400,16 @@ def create_app(agents_dir: Path | None = None, timeout: float = 10.0) -> FastAPI
             return None if found is None else {str(k): float(v) for k, v in found.items()}
 
         return {"values": await run(ask)}
+
+    @app.post(
+        "/api/svg",
+        response_class=Response,
+        responses={**ERRORS, 200: {"content": {"image/svg+xml": {}}}},
+    )
+    async def svg(body: SvgRequest) -> Response:
+        """The board as SVG: the same drawing as notebooks (``tttlab.render.board_svg``)."""
+        position = _position(body.position, _geometry(body.board))
+        return Response(board_svg(position), media_type="image/svg+xml")
 
     @app.post("/api/evaluate", responses=ERRORS)
     async def evaluate_agent(body: EvaluateRequest) -> dict[str, Any]:
