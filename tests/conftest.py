@@ -25,6 +25,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if _OWN_CACHE is not None:
         shutil.rmtree(_OWN_CACHE, ignore_errors=True)
 
+
 #: Every geometry the property suite runs over (small enough to play out fast).
 GEOMETRIES = [
     Geometry(3, 3, 3),

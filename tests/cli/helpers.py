@@ -21,3 +21,11 @@ def ttt(
         check=False,
         cwd=cwd,
     )
+
+
+def default_sigint() -> None:
+    """For ``preexec_fn``: Ctrl-C as a terminal delivers it. A shell that starts the suite
+    in the background hands its children SIGINT ignored, and Python keeps it so."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

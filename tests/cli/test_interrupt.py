@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.helpers import default_sigint
 from tttlab.io import load_agent_file
 
 
@@ -33,6 +34,7 @@ def _start(out: Path) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         env=dict(os.environ, NO_COLOR="1"),
+        preexec_fn=default_sigint,
     )
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import ttt
+from tests.cli.helpers import default_sigint, ttt
 from tttlab.game import Geometry
 from tttlab.sweep import (
     COLUMNS,
@@ -243,7 +243,9 @@ def test_ctrl_c_keeps_finished_rows_and_a_rerun_finishes(tmp_path: Path) -> None
         "--workers",
         "2",
     ]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint
+    )
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and (not out.exists() or len(rows(out)) < 2):
