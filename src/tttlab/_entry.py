@@ -3,13 +3,38 @@ still ends with one line and exit code 130, not a traceback."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+
+#: The exit status of a command stopped by Ctrl-C (or SIGTERM during training).
+INTERRUPTED = 130
+
+
+def _exit(code: object) -> None:
+    """Exit with ``code``. After an interruption, exit at once with 130: CPython 3.11 marks
+    a ``KeyboardInterrupt`` that passed through any ``exec`` of a string (scipy runs one on
+    import, inside numba's first compile) as unhandled and would end the process by SIGINT
+    at shutdown, although tttlab handled it. Every file was written and closed before."""
+    if code == INTERRUPTED:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(INTERRUPTED)
+    sys.exit(code if code is None or isinstance(code, int | str) else 1)
 
 
 def run() -> None:
+    from tttlab._signals import install_safe_interrupt
+
+    install_safe_interrupt()
     try:
         from tttlab.cli import main
     except KeyboardInterrupt:
         sys.stderr.write("ttt: interrupted\n")
-        sys.exit(130)
-    sys.exit(main())
+        _exit(INTERRUPTED)
+    try:
+        code: object = main()
+    except SystemExit as stop:
+        code = stop.code
+    _exit(code)

@@ -66,3 +66,33 @@ def test_signal_during_start_up_is_clean(tmp_path: Path) -> None:
     assert "Traceback" not in stderr
     if out.exists():  # the signal came after the handler was in place: saved cleanly
         assert load_agent_file(out).meta["episodes"] > 0
+
+
+@pytest.mark.parametrize("after", [0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.7])
+def test_ctrl_c_at_any_moment_of_start_up_exits_130(tmp_path: Path, after: float) -> None:
+    """Wherever Ctrl-C lands (imports, numba loading its kernels through llvmlite's ctypes
+    callbacks, scipy's import inside numba's first compile), the command stops with 130."""
+    out = tmp_path / "early.npz"
+    env = dict(os.environ, TTTLAB_CACHE_DIR=str(tmp_path / "cache"))  # tables built here
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tttlab",
+            "train",
+            "q",
+            "--episodes",
+            "2000000000",
+            "--out",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=default_sigint,
+    )
+    stderr = _stop(proc, signal.SIGINT, after=after)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert "Exception ignored" not in stderr
