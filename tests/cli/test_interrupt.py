@@ -15,7 +15,7 @@ from tests.cli.helpers import default_sigint
 from tttlab.io import load_agent_file
 
 
-def _start(out: Path) -> subprocess.Popen[str]:
+def _start(out: Path, **env: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [
             sys.executable,
@@ -33,7 +33,7 @@ def _start(out: Path) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=dict(os.environ, NO_COLOR="1"),
+        env=dict(os.environ, NO_COLOR="1", **env),
         preexec_fn=default_sigint,
     )
 
@@ -72,26 +72,7 @@ def test_signal_during_start_up_is_clean(tmp_path: Path) -> None:
 def test_ctrl_c_at_any_moment_of_start_up_exits_130(tmp_path: Path, after: float) -> None:
     """Wherever Ctrl-C lands (imports, numba loading its kernels through llvmlite's ctypes
     callbacks, scipy's import inside numba's first compile), the command stops with 130."""
-    out = tmp_path / "early.npz"
-    env = dict(os.environ, TTTLAB_CACHE_DIR=str(tmp_path / "cache"))  # tables built here
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tttlab",
-            "train",
-            "q",
-            "--episodes",
-            "2000000000",
-            "--out",
-            str(out),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        preexec_fn=default_sigint,
-    )
+    proc = _start(tmp_path / "early.npz", TTTLAB_CACHE_DIR=str(tmp_path / "cache"))
     stderr = _stop(proc, signal.SIGINT, after=after)
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr

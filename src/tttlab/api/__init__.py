@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from tttlab.agents import Agent, AgentError
+from tttlab.agents import Agent
 from tttlab.agents.base import policy_matrix
 from tttlab.agents.learned import LearnedAgent
 from tttlab.evaluate import SeatReport, round_robin, sampled_evaluation
@@ -33,15 +33,16 @@ from tttlab.evaluate.arena import Pairing, Standing
 from tttlab.game import (
     DEFAULT,
     Geometry,
-    GeometryError,
     Player,
     Position,
     StateSpaceTooLarge,
     check_enumerable,
+    estimate_positions,
     state_space,
 )
 from tttlab.io import check_board, file_agent, is_builtin, resolve_agent, save_agent_file
-from tttlab.train import ConfigError, TrainConfig, Trainer, config_from_options
+from tttlab.solve.summary import search_summary, table_summary
+from tttlab.train import Trainer, config_from_options
 
 __all__ = [
     "EVAL_LIMIT",
@@ -60,6 +61,7 @@ __all__ = [
     "mdp",
     "solve",
     "train",
+    "uses_table",
 ]
 
 #: Exact evaluation after training (and for curves) on boards up to this many positions;
@@ -412,21 +414,21 @@ class SolveResult:
 TABLE_SOLVE_LIMIT = 1_000_000
 
 
+def uses_table(geometry: Geometry, method: str = "auto") -> bool:
+    """Whether ``solve`` (and ``ttt solve``) takes the full table for this board and method."""
+    if method not in ("auto", "table", "search"):
+        raise TttlabError(f"method must be auto, table or search, got {method!r}")
+    return method == "table" or (
+        method == "auto" and estimate_positions(geometry) <= TABLE_SOLVE_LIMIT
+    )
+
+
 def solve(board: Geometry | str | None = "3x3", method: str = "auto") -> SolveResult:
     """The exact value of a board: from the full table (``method="table"``, with every
     count) or by the compiled proof search (``"search"``); ``"auto"`` picks the table up to
     a million candidate positions. ``ttt solve --json``."""
-    from tttlab.solve.summary import search_summary, table_summary
-
     geometry = _geometry(board)
-    if method not in ("auto", "table", "search"):
-        raise TttlabError(f"method must be auto, table or search, got {method!r}")
-    from tttlab.game import estimate_positions
-
-    use_table = method == "table" or (
-        method == "auto" and estimate_positions(geometry) <= TABLE_SOLVE_LIMIT
-    )
-    if use_table:
+    if uses_table(geometry, method):
         check_enumerable(geometry)
         return SolveResult(table_summary(geometry))
     return SolveResult(search_summary(geometry))
@@ -485,17 +487,15 @@ def arena(
     games = _whole(games, "games", 1)
     seed = _whole(seed, "seed", 0)
     geometry = None if board is None else _geometry(board)
+    # Files are read once, here; built-in names wait for the board.
+    given = [
+        load(a, geometry) if isinstance(a, (str, Path)) and not is_builtin(str(a)) else a
+        for a in agents
+    ]
     if geometry is None:  # the first agent with a board of its own decides
-        for a in agents:
-            own = getattr(a, "geometry", None)
-            if isinstance(a, (str, Path)) and not is_builtin(str(a)):
-                own = load(a).geometry  # type: ignore[attr-defined]
-            if isinstance(own, Geometry):
-                geometry = own
-                break
-        else:
-            geometry = DEFAULT
-    players = [_agent(a, geometry)[0] for a in agents]
+        boards = (getattr(a, "geometry", None) for a in given)
+        geometry = next((g for g in boards if isinstance(g, Geometry)), DEFAULT)
+    players = [_agent(a, geometry)[0] for a in given]
     labels = list(names) if names is not None else _labels(agents, players)
     pairings, standings = round_robin(players, geometry, games, np.random.default_rng(seed), labels)
     return ArenaResult(geometry.name, games, seed, tuple(pairings), standings)
@@ -617,8 +617,3 @@ def position(text: str, board: Geometry | str | None = None) -> Position:
         raise TttlabTypeError(f"a position is a string like 'X.O/.X./..O', not {text!r}")
     geometry = None if board is None else _geometry(board)
     return Position.from_string(text) if geometry is None else Position.from_string(text, geometry)
-
-
-# Errors of tttlab's own that the API lets through unchanged (all ValueErrors).
-OWN_ERRORS = (TttlabError, TttlabTypeError, ConfigError, GeometryError, AgentError)
-_ = TrainConfig  # re-exported for type hints in notebooks

@@ -9,7 +9,7 @@ import click
 from tttlab import api
 from tttlab.cli.common import CommandError, board_options, err, json_option, out, print_json
 from tttlab.cli.loading import load_agents
-from tttlab.game import Geometry, Player, StateSpaceTooLarge
+from tttlab.game import Geometry, StateSpaceTooLarge
 
 
 def _frac(x: float) -> str:
@@ -32,10 +32,9 @@ def eval_command(
 ) -> None:
     """Evaluate AGENT exactly: worst case, results against random, optimal share."""
     geometry, (player,) = load_agents([agent], board, k)
-    seats = None if side is None else (Player.parse(side),)
     try:
         with err.status(f"Evaluating {player.name} on {geometry.name}…"):
-            reports = api.evaluate(player, geometry, seats[0] if seats else None).to_dict()
+            reports = api.evaluate(player, geometry, side).to_dict()
     except StateSpaceTooLarge as error:
         raise CommandError(str(error)) from None
     except ValueError as error:  # e.g. a seat the agent was not trained for

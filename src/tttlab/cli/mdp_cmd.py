@@ -17,9 +17,6 @@ from tttlab.mdp.build import RewardScheme
 from tttlab.render import board_text
 from tttlab.solve import solve
 
-#: MDPs are built on boards with at most this many positions.
-MDP_LIMIT = 2_000_000
-
 
 def run_mdp(
     geometry: Geometry,

@@ -25,13 +25,9 @@ from tttlab.game import (
     Player,
     Position,
     check_enumerable,
-    estimate_positions,
 )
 from tttlab.render import board_text
 from tttlab.solve.bitboard import SearchTooLarge
-
-#: ``ttt solve`` builds the full table up to this many candidate positions, else it searches.
-TABLE_SOLVE_LIMIT = 1_000_000
 
 
 def search_summary(geometry: Geometry) -> dict[str, Any]:
@@ -193,11 +189,7 @@ def solve_command(
         )
         return
     geometry = geometry_from(board, k)
-    use_table = (
-        positions
-        or solve_method == "table"
-        or (solve_method == "auto" and estimate_positions(geometry) <= TABLE_SOLVE_LIMIT)
-    )
+    use_table = positions or api.uses_table(geometry, solve_method)
     if not use_table:
         with err.status(f"Proving the value of {geometry.name}…"):
             summary = search_summary(geometry)

@@ -37,14 +37,13 @@ from tttlab.game import Geometry, Player, StateSpaceTooLarge, check_enumerable
 from tttlab.io import load_agent_file, save_agent_file
 from tttlab.train import (
     ALGORITHMS,
+    SCHEDULE_KINDS,
     ConfigError,
     TrainConfig,
     Trainer,
     config_from_checkpoint,
     config_from_options,
 )
-
-_KINDS = ("constant", "linear", "exponential")
 
 
 def _unit_interval(label: str) -> click.FloatRange:
@@ -74,7 +73,7 @@ def _unit_interval(label: str) -> click.FloatRange:
     help="Exploration rate (start value of its schedule).",
 )
 @click.option("--epsilon-end", type=_unit_interval("epsilon"), default=None)
-@click.option("--epsilon-schedule", type=click.Choice(_KINDS), default=None)
+@click.option("--epsilon-schedule", type=click.Choice(SCHEDULE_KINDS), default=None)
 @click.option(
     "--alpha",
     type=_unit_interval("alpha"),
@@ -82,7 +81,7 @@ def _unit_interval(label: str) -> click.FloatRange:
     help="Learning rate (start value of its schedule).",
 )
 @click.option("--alpha-end", type=_unit_interval("alpha"), default=None)
-@click.option("--alpha-schedule", type=click.Choice(_KINDS), default=None)
+@click.option("--alpha-schedule", type=click.Choice(SCHEDULE_KINDS), default=None)
 @click.option(
     "--gamma",
     type=FiniteFloat(0.0, 1.0),

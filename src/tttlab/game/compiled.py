@@ -63,6 +63,22 @@ def _winner(digits: np.ndarray, lines: np.ndarray) -> Any:  # pragma: no cover
     return np.int8(2) if o_wins else np.int8(0)
 
 
+@njit(cache=True, inline="always")
+def _digits(state: int, digits: np.ndarray) -> tuple[int, int]:  # pragma: no cover - compiled
+    """Write the cell codes of ``state`` into ``digits``; return the counts of X and O."""
+    x_count = 0
+    o_count = 0
+    for c in range(digits.shape[0]):
+        d = state % 3
+        digits[c] = d
+        state //= 3
+        if d == 1:
+            x_count += 1
+        elif d == 2:
+            o_count += 1
+    return x_count, o_count
+
+
 @njit(cache=True)
 def _sweep(
     cells: int, weights: np.ndarray, lines: np.ndarray
@@ -74,22 +90,17 @@ def _sweep(
     seen[0] = np.uint64(1)
     digits = np.zeros(cells, dtype=np.int8)
     for word in range(words):
-        bits = seen[word]  # children are larger, so bits of this word set below are found too
         b = 0
         while b < 64:
+            # Read again at every bit: children are larger, so bits set above b in this word
+            # by the states just expanded are found too.
             bits = seen[word] >> np.uint64(b)
             if bits == 0:
                 break
             if bits & np.uint64(1):
                 state = word * 64 + b
-                rest = state
-                marks = 0
-                for c in range(cells):
-                    d = rest % 3
-                    digits[c] = d
-                    rest //= 3
-                    if d != 0:
-                        marks += 1
+                x_count, o_count = _digits(state, digits)
+                marks = x_count + o_count
                 if marks < cells and _winner(digits, lines) == 0:
                     mover = 1 if marks % 2 == 0 else 2
                     for c in range(cells):
@@ -154,17 +165,7 @@ def _fill(
     n = ids.shape[0]
     for i in prange(n):
         digits = np.empty(cells, dtype=np.int8)
-        rest = ids[i]
-        x_count = 0
-        o_count = 0
-        for c in range(cells):
-            d = rest % 3
-            digits[c] = d
-            rest //= 3
-            if d == 1:
-                x_count += 1
-            elif d == 2:
-                o_count += 1
+        x_count, o_count = _digits(ids[i], digits)
         w = _winner(digits, lines)
         marks = x_count + o_count
         over = w != 0 or marks == cells
@@ -208,10 +209,7 @@ def _smallest_image(
 def _decode(ids: np.ndarray, cells: int) -> np.ndarray:  # pragma: no cover
     out = np.empty((ids.shape[0], cells), dtype=np.int8)
     for i in prange(ids.shape[0]):
-        rest = ids[i]
-        for c in range(cells):
-            out[i, c] = rest % 3
-            rest //= 3
+        _digits(ids[i], out[i])
     return out
 
 
@@ -301,10 +299,7 @@ def _symmetries(
     out = np.empty(ids.shape[0], dtype=np.int8)
     for i in prange(ids.shape[0]):
         digits = np.empty(cells, dtype=np.int8)
-        rest = ids[i]
-        for c in range(cells):
-            digits[c] = rest % 3
-            rest //= 3
+        _digits(ids[i], digits)
         out[i] = _smallest_image(digits, ids[i], perms, weights)[1]
     return out
 

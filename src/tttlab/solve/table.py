@@ -84,7 +84,7 @@ class Solution:
 
     def _moves(self, best: bool) -> npt.NDArray[np.bool_]:
         out = np.zeros((self.space.size, self.geometry.cells), dtype=np.bool_)
-        _move_table(self.space.next, self.space.terminal, self.score, best, out)
+        _move_rows(self.space.next, self.space.terminal, self.score, self.score, best, out)
         out.setflags(write=False)
         return out
 
@@ -166,16 +166,6 @@ def _move_rows(
                 out[i, c] = s == target
             else:
                 out[i, c] = np.sign(s) == np.sign(target)
-
-
-def _move_table(
-    nxt: npt.NDArray[np.int32],
-    terminal: npt.NDArray[np.bool_],
-    score: npt.NDArray[np.int16],
-    best: bool,
-    out: npt.NDArray[np.bool_],
-) -> None:
-    _move_rows(nxt, terminal, score, score, best, out)
 
 
 @lru_cache(maxsize=4)

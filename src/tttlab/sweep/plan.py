@@ -13,7 +13,14 @@ from typing import Any
 from tttlab.evaluate import evaluate
 from tttlab.game import Geometry, StateSpaceTooLarge, check_enumerable, estimate_positions
 from tttlab.solve import solve
-from tttlab.train import ALGORITHMS, HYPERPARAMETERS, ConfigError, Trainer, config_from_options
+from tttlab.train import (
+    ALGORITHMS,
+    HYPERPARAMETERS,
+    SCHEDULE_KINDS,
+    ConfigError,
+    Trainer,
+    config_from_options,
+)
 
 __all__ = [
     "EVAL_LIMIT",
@@ -29,7 +36,6 @@ __all__ = [
 #: Runs are judged over the whole game graph, so boards must have full tables of this size.
 EVAL_LIMIT = 12_000_000
 _SEEDS = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
-_SCHEDULES = ("constant", "linear", "exponential")
 
 
 class SweepError(ValueError):
@@ -102,8 +108,10 @@ def parse_episodes(text: str) -> list[int]:
 
 def _value(key: str, text: str) -> float | str:
     if key.endswith("schedule"):
-        if text not in _SCHEDULES:
-            raise SweepError(f"--set {key} must be one of {', '.join(_SCHEDULES)}, got {text!r}")
+        if text not in SCHEDULE_KINDS:
+            raise SweepError(
+                f"--set {key} must be one of {', '.join(SCHEDULE_KINDS)}, got {text!r}"
+            )
         return text
     try:
         return float(text)

@@ -62,6 +62,12 @@ def _typed(raw: dict[str, str]) -> dict[str, Any]:
     return row
 
 
+def _key(row: dict[str, Any]) -> tuple[str, str, int, int, str]:
+    return Run(
+        row["algorithm"], row["board"], row["episodes"], row["seed"], row["hyperparameters"]
+    ).key
+
+
 def _line(row: dict[str, Any]) -> str:
     buffer = io.StringIO()
     values = [("true" if row[c] else "false") if c in _BOOLS else row[c] for c in COLUMNS]
@@ -100,14 +106,7 @@ class ResultsFile:
                 row = _typed(raw)
             except (KeyError, TypeError, ValueError):
                 raise SweepError(f"{self.path}: line {number} is not a sweep row") from None
-            key = Run(
-                row["algorithm"],
-                row["board"],
-                row["episodes"],
-                row["seed"],
-                row["hyperparameters"],
-            ).key
-            self.rows[key] = row
+            self.rows[_key(row)] = row
 
     def _write_atomically(self, text: str) -> None:
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
@@ -132,7 +131,4 @@ class ResultsFile:
             handle.write(line)
             handle.flush()
             os.fsync(handle.fileno())
-        key = Run(
-            row["algorithm"], row["board"], row["episodes"], row["seed"], row["hyperparameters"]
-        ).key
-        self.rows[key] = _typed(next(csv.DictReader(io.StringIO(line), COLUMNS)))
+        self.rows[_key(row)] = {column: row[column] for column in COLUMNS}

@@ -35,6 +35,8 @@ _Q_CODES = {
     "double-q": kernels.DOUBLE_Q,
 }
 _KINDS = {"constant": 0, "linear": 1, "exponential": 2}
+#: The kinds of schedule ε and α may follow.
+SCHEDULE_KINDS = tuple(_KINDS)
 ScheduleKind = Literal["constant", "linear", "exponential"]
 
 
