@@ -176,7 +176,8 @@ def load(agent: str | Path, board: Geometry | str | None = None) -> Agent:
     spec = str(agent)
     if is_builtin(spec):
         return resolve_agent(spec, geometry)
-    return TrainedAgent.wrap(file_agent(spec, geometry))
+    found = file_agent(spec, geometry)
+    return TrainedAgent.wrap(found) if isinstance(found, LearnedAgent) else found
 
 
 def _agent(agent: Agent | str | Path, geometry: Geometry | None) -> tuple[Agent, Geometry]:
@@ -271,17 +272,32 @@ class Curve:
 def curve_point(trainer: Trainer, episode: int) -> dict[str, Any]:
     """Exact metrics over the whole game graph where it fits; on bigger boards, 200 games
     against random per seat, each decision judged by the exact proof search."""
-    agent = trainer.agent()
-    geometry = trainer.config.geometry
-    if trainer.space.size <= EVAL_LIMIT:
-        reports = _evaluate_seats(agent, geometry)
+    config = trainer.config
+    return agent_point(trainer.agent(), config.geometry, trainer.seats, config.seed, episode)
+
+
+def agent_point(
+    agent: Agent, geometry: Geometry, seats: Sequence[Player], seed: int, episode: int
+) -> dict[str, Any]:
+    """One point of a learning curve for ``agent`` (see :func:`curve_point`)."""
+    if state_space_fits(geometry):
+        reports = _evaluate_seats(agent, geometry, tuple(seats))
         return {"episode": episode, **{seat: r.as_json() for seat, r in reports.items()}}
-    rng = np.random.default_rng([trainer.config.seed, episode])
+    rng = np.random.default_rng([seed, episode])
     sampled = {
         side.name: sampled_evaluation(agent, geometry, side, SAMPLED_GAMES, rng).as_json()
-        for side in trainer.seats
+        for side in seats
     }
     return {"episode": episode, "sampled": True, **sampled}
+
+
+def state_space_fits(geometry: Geometry) -> bool:
+    """Whether a board's whole game graph is small enough for exact curve points."""
+    try:
+        check_enumerable(geometry)
+    except StateSpaceTooLarge:
+        return False
+    return state_space(geometry).size <= EVAL_LIMIT
 
 
 def batch_size(episodes: int) -> int:

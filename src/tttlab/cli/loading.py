@@ -11,10 +11,9 @@ from functools import partial
 from typing import TypeVar
 
 from tttlab.agents import Agent, AgentError
-from tttlab.agents.learned import LearnedAgent
 from tttlab.cli.common import CommandError, geometry_from
 from tttlab.game import DEFAULT, Geometry, StateSpaceTooLarge
-from tttlab.io import check_board, file_agent, is_builtin, resolve_agent
+from tttlab.io import FileAgent, check_board, file_agent, is_builtin, resolve_agent
 
 T = TypeVar("T")
 
@@ -26,9 +25,9 @@ def _one_line(load: Callable[[], T]) -> T:
         raise CommandError(str(error)) from None
 
 
-def load_files(specs: Sequence[str]) -> dict[str, LearnedAgent]:
+def load_files(specs: Sequence[str]) -> dict[str, FileAgent]:
     """The agent files among ``specs`` (built-in names are left out), each read once."""
-    files: dict[str, LearnedAgent] = {}
+    files: dict[str, FileAgent] = {}
     for spec in specs:
         if not is_builtin(spec) and spec not in files:
             files[spec] = _one_line(partial(file_agent, spec))
@@ -36,7 +35,7 @@ def load_files(specs: Sequence[str]) -> dict[str, LearnedAgent]:
 
 
 def choose_geometry(
-    files: Mapping[str, LearnedAgent], board: Geometry | None, k: int | None
+    files: Mapping[str, FileAgent], board: Geometry | None, k: int | None
 ) -> Geometry:
     """--board/--k when given; otherwise the board of the first agent file; else 3×3."""
     if board is not None:
@@ -47,7 +46,7 @@ def choose_geometry(
 
 
 def agent_for(
-    spec: str, geometry: Geometry, files: Mapping[str, LearnedAgent], depth: int | None = None
+    spec: str, geometry: Geometry, files: Mapping[str, FileAgent], depth: int | None = None
 ) -> Agent:
     """The agent named ``spec`` for ``geometry``: a file already read, or a built-in."""
     found = files.get(spec)

@@ -8,6 +8,7 @@ import click
 import numpy as np
 
 from tttlab.agents import Agent
+from tttlab.agents.network import NetworkAgent
 from tttlab.cli.common import board_options, out, seed_option
 from tttlab.cli.loading import load_agents
 from tttlab.game import Geometry, Player, Position
@@ -90,6 +91,13 @@ def _play_one(
                 if values:
                     out.print(f"{agent.name}'s values (its own side, higher is better):")
                     out.print(values_text(position, values))
+                if isinstance(agent, NetworkAgent) and agent.architecture.head != "q":
+                    probabilities, value = agent.evaluate_position(position)
+                    out.print(
+                        f"{agent.name}'s network: value {value:+.2f} for its side; "
+                        "move probabilities:"
+                    )
+                    out.print(values_text(position, probabilities))
             move = agent.select_move(position, rng)
             row, col = geometry.row_col(move)
             out.print(f"{agent.name} plays {move + 1} (row {row + 1}, col {col + 1}).")

@@ -3,37 +3,38 @@
 from __future__ import annotations
 
 import json
-import signal
 import time
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import Progress
 
 from tttlab import api
 from tttlab.agents import AgentError
+from tttlab.agents.learned import LearnedAgent
 from tttlab.api import EVAL_LIMIT, batch_size, curve_point
 from tttlab.cli.common import (
     CommandError,
     FiniteFloat,
     board_options,
     err,
+    geometry_from,
     json_option,
     out,
     print_json,
     writable_target,
 )
 from tttlab.cli.loading import agent_for, choose_geometry, load_files
+from tttlab.cli.neural_train import (
+    NETWORK_ALGORITHMS,
+    NEURAL_OPTIONS,
+    parse_hidden,
+    train_network,
+)
+from tttlab.cli.training import StopOnSignal, progress_bar, short
 from tttlab.evaluate.curves import plot_curve
-from tttlab.game import Geometry, Player, StateSpaceTooLarge, check_enumerable
+from tttlab.game import DEFAULT, Geometry, Player, StateSpaceTooLarge, check_enumerable
 from tttlab.io import load_agent_file, save_agent_file
 from tttlab.train import (
     ALGORITHMS,
@@ -51,12 +52,13 @@ def _unit_interval(label: str) -> click.FloatRange:
 
 
 @click.command("train")
-@click.argument("algorithm", type=click.Choice(ALGORITHMS))
+@click.argument("algorithm", type=click.Choice((*ALGORITHMS, *NETWORK_ALGORITHMS)))
 @click.option(
     "--episodes",
     type=click.IntRange(min=1),
     default=None,
-    help="Number of training games (required unless --resume).",
+    help="Number of training games (required for tables unless --resume; alphazero: "
+    "self-play games, default by board).",
 )
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed (default 0).")
 @click.option(
@@ -145,6 +147,49 @@ def _unit_interval(label: str) -> click.FloatRange:
     default=None,
     help="Continue from a checkpoint; the result equals an uninterrupted run.",
 )
+@click.option(
+    "--simulations",
+    type=click.IntRange(1, 4096),
+    default=None,
+    help="alphazero: search simulations per self-play move (default 32).",
+)
+@click.option(
+    "--batch",
+    type=click.IntRange(1, 1 << 20),
+    default=None,
+    help="alphazero: games played at once per iteration (default 256).",
+)
+@click.option("--hidden", default=None, help="alphazero: hidden layer widths (default 128,128).")
+@click.option(
+    "--learning-rate",
+    type=FiniteFloat(0.0, 1.0, min_open=True),
+    default=None,
+    help="alphazero: adam's step size (default 0.001).",
+)
+@click.option(
+    "--updates",
+    type=click.IntRange(0, 1 << 16),
+    default=None,
+    help="alphazero: gradient steps per iteration (default 32).",
+)
+@click.option(
+    "--minibatch",
+    type=click.IntRange(1, 1 << 20),
+    default=None,
+    help="alphazero: positions per gradient step (default 256).",
+)
+@click.option(
+    "--replay",
+    type=click.IntRange(1, 1 << 12),
+    default=None,
+    help="alphazero: iterations of positions kept for training (default 8).",
+)
+@click.option(
+    "--opening",
+    type=click.IntRange(0, 64),
+    default=None,
+    help="alphazero: at most this many random opening moves per game (default cells-2).",
+)
 @board_options
 @json_option
 def train_command(
@@ -168,11 +213,70 @@ def train_command(
     checkpoint_every: int | None,
     checkpoint_path: Path | None,
     resume_path: Path | None,
+    simulations: int | None,
+    batch: int | None,
+    hidden: str | None,
+    learning_rate: float | None,
+    updates: int | None,
+    minibatch: int | None,
+    replay: int | None,
+    opening: int | None,
     board: Geometry | None,
     k: int | None,
     as_json: bool,
 ) -> None:
-    """Train ALGORITHM (td, q, sarsa, expected-sarsa, double-q) and save it to --out."""
+    """Train ALGORITHM (td, q, sarsa, expected-sarsa, double-q, alphazero); save to --out."""
+    neural = {
+        "--simulations": simulations,
+        "--batch": batch,
+        "--hidden": hidden,
+        "--learning-rate": learning_rate,
+        "--updates": updates,
+        "--minibatch": minibatch,
+        "--replay": replay,
+        "--opening": opening,
+    }
+    table_only = {
+        "--epsilon": epsilon,
+        "--epsilon-end": epsilon_end,
+        "--epsilon-schedule": epsilon_schedule,
+        "--alpha": alpha,
+        "--alpha-end": alpha_end,
+        "--alpha-schedule": alpha_schedule,
+        "--gamma": gamma,
+        "--draw-reward": draw_reward,
+        "--opponent": opponent,
+        "--as": side,
+    }
+    if algorithm in NETWORK_ALGORITHMS:
+        _refuse(table_only, f"does not apply to {algorithm}")
+        if resume_path is not None:
+            _refuse(
+                {**neural, "--episodes": episodes, "--seed": seed, "--board": board, "--k": k},
+                "cannot change a resumed run (the checkpoint fixes them)",
+            )
+        chosen: dict[str, Any] = {
+            NEURAL_OPTIONS[name]: v for name, v in neural.items() if v is not None
+        }
+        if "hidden" in chosen:
+            chosen["hidden"] = parse_hidden(hidden)
+        train_network(
+            algorithm,
+            episodes=episodes,
+            seed=seed,
+            out_path=out_path,
+            hyperparameters=chosen,
+            curve=curve,
+            log_path=log_path,
+            eval_every=eval_every,
+            checkpoint_every=checkpoint_every,
+            checkpoint_path=checkpoint_path,
+            resume_path=resume_path,
+            geometry=geometry_from(board or DEFAULT, k),
+            as_json=as_json,
+        )
+        return
+    _refuse(neural, "applies to alphazero only")
     resumed: tuple[TrainConfig, dict[str, Any], int, dict[str, Any]] | None = None
     if resume_path is not None:
         given = {
@@ -268,7 +372,7 @@ def train_command(
     progress: Progress | None = None
     task = None
     latest = ""
-    with _StopOnSignal() as stop:
+    with StopOnSignal() as stop:
         try:
             while trainer.remaining > 0 and not stop.requested:
                 step = min(trainer.remaining, batch_size(episodes), every - trainer.done % every)
@@ -284,10 +388,10 @@ def train_command(
                     _save_checkpoint(trainer, checkpoint_path, seed)
                 if want_curve and (trainer.done % every == 0 or trainer.remaining == 0):
                     records.append(curve_point(trainer, trainer.done))
-                    latest = _short(records[-1])
+                    latest = short(records[-1])
                 elapsed = time.perf_counter() - started
                 if progress is None and elapsed > 1.0 and trainer.remaining > 0:
-                    progress = _progress()
+                    progress = progress_bar()
                     progress.start()
                     task = progress.add_task(algorithm, total=episodes, info="")
                 if progress is not None and task is not None:
@@ -349,34 +453,10 @@ def train_command(
         out.print(f"Learning curve: {curve}")
 
 
-class _StopOnSignal:
-    """Turn the first Ctrl-C (SIGINT) or SIGTERM into a request to stop between batches.
-
-    A signal that arrives while numba compiles, or inside a batch, must not tear either
-    apart: the loop finishes the batch, then saves. The first signal restores the previous
-    handlers, so a second Ctrl-C interrupts at once.
-    """
-
-    def __init__(self) -> None:
-        self.requested = False
-        self._previous: dict[int, Any] = {}
-
-    def _handle(self, signum: int, frame: object) -> None:
-        self.requested = True
-        self._restore()
-
-    def _restore(self) -> None:
-        for signum, handler in self._previous.items():
-            signal.signal(signum, handler)
-        self._previous.clear()
-
-    def __enter__(self) -> _StopOnSignal:
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            self._previous[signum] = signal.signal(signum, self._handle)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._restore()
+def _refuse(given: dict[str, Any], reason: str) -> None:
+    clash = [name for name, value in given.items() if value is not None]
+    if clash:
+        raise click.UsageError(f"{', '.join(clash)} {reason}")
 
 
 def _save_checkpoint(trainer: Trainer, path: Path, seed: int) -> None:
@@ -398,7 +478,7 @@ def _load_checkpoint(
     except AgentError as error:
         raise CommandError(str(error)) from None
     data = agent.meta.get("checkpoint")
-    if not isinstance(data, dict):
+    if not isinstance(agent, LearnedAgent) or not isinstance(data, dict):
         raise CommandError(f"{path} is an agent file but not a checkpoint")
     try:
         config = config_from_checkpoint(data)
@@ -407,25 +487,3 @@ def _load_checkpoint(
     if config.algorithm != algorithm:
         raise CommandError(f"{path} is a {config.algorithm} checkpoint, not {algorithm}")
     return config, agent.tables, int(data["done"]), dict(data["rng_state"])
-
-
-def _short(record: dict[str, Any]) -> str:
-    parts = [
-        f"{seat}: optimal {record[seat]['optimal_share']:.3f}"
-        for seat in ("X", "O")
-        if seat in record
-    ]
-    return "| " + ", ".join(parts)
-
-
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        TextColumn("{task.fields[info]}"),
-        console=err,
-        transient=False,
-    )

@@ -1,14 +1,23 @@
 """Reading and writing agent files (no pickle), and resolving AGENT arguments."""
 
-from tttlab.io.agentfile import AgentFileError, check_board, load_agent_file, save_agent_file
+from tttlab.io.agentfile import (
+    AgentFileError,
+    FileAgent,
+    check_board,
+    load_agent_file,
+    save_agent_file,
+    save_network_file,
+)
 from tttlab.io.resolve import file_agent, is_builtin, resolve_agent
 
 __all__ = [
     "AgentFileError",
+    "FileAgent",
     "check_board",
     "file_agent",
     "is_builtin",
     "load_agent_file",
     "resolve_agent",
     "save_agent_file",
+    "save_network_file",
 ]

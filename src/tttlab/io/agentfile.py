@@ -12,6 +12,12 @@ Layout (a zip archive that ``numpy.load(path)`` also reads, with ``allow_pickle=
 - ``V.npy`` (TD: 2 × R, one row per seat) or ``Q.npy`` (k × R × cells, values from X's side,
   columns in the representative's frame when symmetric).
 
+Network agents (``alphazero``, ``dqn``) hold no table: their header has ``network`` (the
+architecture: ``{"kind": "mlp", "cells", "hidden", "head"}``) and their arrays are the
+network's parameters as float32 (``torso.0.weight.npy``, ..., ``policy.weight.npy``), the
+names and shapes the architecture fixes. A checkpoint adds the trainer's state as
+``state.NNN.npy`` arrays (see ``tttlab.neural``).
+
 Files are written atomically (a temporary file in the same folder, then a rename) with fixed
 zip timestamps, so the same training run gives a byte-identical file. Loading checks the
 archive, every array's header (dtype, shape against the geometry) before reading its data,
@@ -35,6 +41,7 @@ import numpy.typing as npt
 from tttlab import __version__
 from tttlab.agents import AgentError
 from tttlab.agents.learned import TABLE_KINDS, LearnedAgent
+from tttlab.agents.network import NETWORK_KINDS, Architecture, NetworkAgent
 from tttlab.game import (
     Geometry,
     GeometryError,
@@ -48,10 +55,15 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "AgentFileError",
+    "FileAgent",
     "check_board",
     "load_agent_file",
     "save_agent_file",
+    "save_network_file",
 ]
+
+#: What an agent file holds: a table agent or a network agent.
+FileAgent = LearnedAgent | NetworkAgent
 
 FORMAT = "tttlab-agent"
 FORMAT_VERSION = 2
@@ -118,6 +130,53 @@ def save_agent_file(
     }
     if checkpoint is not None:
         header["checkpoint"] = checkpoint
+    return _write_archive(target, folder, header, arrays)
+
+
+def save_network_file(
+    path: str | os.PathLike[str],
+    agent: NetworkAgent,
+    *,
+    episodes: int,
+    seed: int,
+    hyperparameters: dict[str, Any],
+    checkpoint: dict[str, Any] | None = None,
+    state: dict[str, npt.NDArray[Any]] | None = None,
+) -> Path:
+    """Write a network agent to ``path`` atomically; with ``checkpoint`` (header fields)
+    and ``state`` (the trainer's arrays, ``state.NNN``) it is a resumable checkpoint."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise AgentFileError(f"cannot write {target}: folder {folder} does not exist")
+    arrays: dict[str, npt.NDArray[Any]] = {
+        k: np.asarray(v, dtype=np.float32) for k, v in agent.params.items()
+    }
+    if state:
+        arrays.update({k: np.asarray(v) for k, v in state.items()})
+    header = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "algorithm": agent.algorithm,
+        "board": agent.geometry.name,
+        "seats": ["X", "O"],
+        "symmetric": False,
+        "episodes": int(episodes),
+        "seed": int(seed),
+        "hyperparameters": hyperparameters,
+        "network": agent.architecture.to_json(),
+        "package_version": __version__,
+        "tables": {k: list(v.shape) for k, v in arrays.items()},
+        "checksum": _checksum(arrays),
+    }
+    if checkpoint is not None:
+        header["checkpoint"] = checkpoint
+    return _write_archive(target, folder, header, arrays)
+
+
+def _write_archive(
+    target: Path, folder: Path, header: dict[str, Any], arrays: dict[str, npt.NDArray[Any]]
+) -> Path:
     members = {"header.npy": np.array(json.dumps(header, sort_keys=True))}
     members.update({f"{k}.npy": v for k, v in arrays.items()})
     remove_stale_temporaries(target)
@@ -244,7 +303,7 @@ def _field(header: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> A
     return value
 
 
-def load_agent_file(path: str | os.PathLike[str], geometry: Geometry | None = None) -> LearnedAgent:
+def load_agent_file(path: str | os.PathLike[str], geometry: Geometry | None = None) -> FileAgent:
     """Load and validate an agent file. With ``geometry``, the file must be for that board."""
     source = Path(path)
     if not source.exists():
@@ -272,7 +331,7 @@ def load_agent_file(path: str | os.PathLike[str], geometry: Geometry | None = No
         raise AgentFileError(f"{source} is damaged ({type(error).__name__}: {error})") from None
 
 
-def _load(archive: zipfile.ZipFile, source: Path, geometry: Geometry | None) -> LearnedAgent:
+def _load(archive: zipfile.ZipFile, source: Path, geometry: Geometry | None) -> FileAgent:
     names = set(archive.namelist())
     if "header.npy" not in names:
         raise AgentFileError(f"{source} is not a tttlab agent file (no header)")
@@ -291,7 +350,7 @@ def _load(archive: zipfile.ZipFile, source: Path, geometry: Geometry | None) -> 
             f"{source} has format version {version}; this tttlab reads version {FORMAT_VERSION}"
         )
     algorithm = _field(header, "algorithm", str)
-    if algorithm not in TABLE_KINDS:
+    if algorithm not in TABLE_KINDS and algorithm not in NETWORK_KINDS:
         raise AgentFileError(f"{source} names an unknown algorithm {algorithm!r}")
     try:
         board = Geometry.parse(_field(header, "board", str))
@@ -308,6 +367,8 @@ def _load(archive: zipfile.ZipFile, source: Path, geometry: Geometry | None) -> 
     hyper = _field(header, "hyperparameters", dict)
     symmetric = _field(header, "symmetric", bool)
     _field(header, "checksum", str)
+    if algorithm in NETWORK_KINDS:
+        return _load_network(archive, source, header, algorithm, board, names)
 
     try:
         space = state_space(board)
@@ -347,4 +408,50 @@ def _load(archive: zipfile.ZipFile, source: Path, geometry: Geometry | None) -> 
         meta={**header, "hyperparameters": hyper},
         label=label,
         symmetric=symmetric,
+    )
+
+
+def _load_network(
+    archive: zipfile.ZipFile,
+    source: Path,
+    header: dict[str, Any],
+    algorithm: str,
+    board: Geometry,
+    names: set[str],
+) -> NetworkAgent:
+    try:
+        architecture = Architecture.from_json(header.get("network"))
+    except ValueError as error:
+        raise AgentFileError(f"{source} has a bad network description: {error}") from None
+    if architecture.cells != board.cells:
+        raise AgentFileError(f"{source} holds a network for another board size")
+    if architecture.head != NETWORK_KINDS[algorithm]:
+        raise AgentFileError(f"{source} holds the wrong kind of network for {algorithm}")
+    shapes = architecture.shapes()
+    state = {n[: -len(".npy")] for n in names if n.startswith("state.")}
+    if state and not isinstance(header.get("checkpoint"), dict):
+        raise AgentFileError(f"{source} holds training state but is not a checkpoint")
+    wanted = {f"{k}.npy" for k in shapes} | {"header.npy"} | {f"{k}.npy" for k in state}
+    if names != wanted:
+        missing, extra = wanted - names, names - wanted
+        detail = f"missing {sorted(missing)}" if missing else f"unexpected {sorted(extra)}"
+        raise AgentFileError(f"{source} does not hold the arrays of its network: {detail}")
+    arrays = {k: _read_member(archive, f"{k}.npy", shape, "f") for k, shape in shapes.items()}
+    arrays.update({k: _read_member(archive, f"{k}.npy", None, "fiub") for k in sorted(state)})
+    if _checksum(arrays) != header["checksum"]:
+        raise AgentFileError(f"{source} is corrupted (checksum mismatch)")
+    params = {k: arrays[k].astype(np.float32) for k in shapes}
+    for name, array in params.items():
+        if not np.isfinite(array).all():
+            raise AgentFileError(f"{source} has non-finite values in {name}")
+    meta = dict(header)
+    if state:
+        meta["state"] = {k: arrays[k] for k in state}
+    return NetworkAgent(
+        algorithm=algorithm,
+        geometry=board,
+        architecture=architecture,
+        params=params,
+        meta=meta,
+        label=source.name,
     )

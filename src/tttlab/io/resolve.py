@@ -1,20 +1,35 @@
-"""One place that turns an AGENT argument (a built-in name or an agent file) into an agent."""
+"""One place that turns an AGENT argument (a built-in name or an agent file) into an agent.
+
+A network agent's file may carry a search budget as a suffix, in the style of ``mcts:N``:
+``az.npz:200`` plays with 200 network-guided simulations per move.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from tttlab.agents import BUILTIN, Agent, AgentError, make_agent
-from tttlab.agents.learned import LearnedAgent
+from tttlab.agents.network import NetworkAgent
 from tttlab.game import Geometry
-from tttlab.io.agentfile import load_agent_file
+from tttlab.io.agentfile import FileAgent, load_agent_file
 
-__all__ = ["file_agent", "is_builtin", "resolve_agent"]
+__all__ = ["file_agent", "is_builtin", "resolve_agent", "split_search"]
 
 
 def is_builtin(spec: str) -> bool:
     """A built-in name, possibly with parameters (``mcts:2000``, ``minimax:3``)."""
     return spec.strip().lower().partition(":")[0] in BUILTIN and not Path(spec).exists()
+
+
+def split_search(spec: str) -> tuple[str, int | None]:
+    """``"az.npz:200"`` → ``("az.npz", 200)`` when ``az.npz`` is a file and the file
+    ``az.npz:200`` is not; otherwise ``(spec, None)``."""
+    path, colon, tail = spec.rpartition(":")
+    if colon and path and not Path(spec).exists() and Path(path).exists():
+        if not tail.strip().isdigit():
+            raise AgentError(f"bad agent {spec!r}: the number after ':' must be whole")
+        return path, int(tail)
+    return spec, None
 
 
 def resolve_agent(
@@ -29,10 +44,20 @@ def resolve_agent(
     return file_agent(spec, geometry)
 
 
-def file_agent(spec: str, geometry: Geometry | None = None) -> LearnedAgent:
-    """The agent stored in the file ``spec`` (for ``geometry``'s board, if given)."""
-    if not Path(spec).exists():
+def file_agent(spec: str, geometry: Geometry | None = None) -> FileAgent:
+    """The agent stored in the file ``spec`` (for ``geometry``'s board, if given); a
+    ``:N`` suffix on a network agent's file adds N simulations of search per move."""
+    path, simulations = split_search(spec)
+    if not Path(path).exists():
         raise AgentError(
             f"unknown agent {spec!r}: not a built-in ({', '.join(BUILTIN)}) and no such file"
         )
-    return load_agent_file(spec, geometry)
+    agent = load_agent_file(path, geometry)
+    if simulations is None:
+        return agent
+    if not isinstance(agent, NetworkAgent):
+        raise AgentError(f"{path} is a table agent; only network agents take ':N' (search)")
+    try:
+        return agent.with_search(simulations)
+    except ValueError as error:
+        raise AgentError(f"bad agent {spec!r}: {error}") from None

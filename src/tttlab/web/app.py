@@ -31,7 +31,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tttlab import __version__
 from tttlab.agents import BUILTIN, Agent, make_agent
-from tttlab.agents.learned import LearnedAgent
 from tttlab.evaluate import evaluate
 from tttlab.game import (
     DEFAULT,
@@ -42,7 +41,7 @@ from tttlab.game import (
     PositionError,
     estimate_positions,
 )
-from tttlab.io import AgentFileError, check_board, load_agent_file
+from tttlab.io import AgentFileError, FileAgent, check_board, load_agent_file
 from tttlab.render import board_svg
 
 __all__ = ["create_app"]
@@ -173,24 +172,26 @@ class _Agents:
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder.resolve() if folder is not None else None
         self._cache: dict[tuple[str, Geometry], Agent] = {}
-        self._files: dict[tuple[str, int, int], LearnedAgent | str] = {}
+        self._files: dict[tuple[str, int, int], FileAgent | str] = {}
         self._lock = threading.Lock()
 
-    def _file(self, name: str, path: Path) -> LearnedAgent | str:
+    def _file(self, name: str, path: Path) -> FileAgent | str:
         """The agent in a listed file, or why it cannot be used (naming the file as the
         client knows it, never by its path on this machine)."""
         stat = path.stat()
         key = (name, stat.st_mtime_ns, stat.st_size)
         with self._lock:
             found = self._files.get(key)
-        if found is None:
-            try:
-                found = load_agent_file(path)
-            except AgentFileError as error:
-                found = str(error).replace(str(path), name)
-            with self._lock:
-                self._files[key] = found
-        return found
+        if found is not None:
+            return found
+        loaded: FileAgent | str
+        try:
+            loaded = load_agent_file(path)
+        except AgentFileError as error:
+            loaded = str(error).replace(str(path), name)
+        with self._lock:
+            self._files[key] = loaded
+        return loaded
 
     def files(self) -> dict[str, Path]:
         if self.folder is None or not self.folder.is_dir():

@@ -1,0 +1,307 @@
+"""Agents that act from a neural network, evaluated with numpy alone.
+
+The networks are trained with JAX (``tttlab.neural``, the ``neural`` extra), but playing,
+judging and serving them needs only numpy: the forward pass of a small multilayer
+perceptron is a few matrix products. So the base install plays every agent file.
+
+Input: the board from the mover's side, two planes (the mover's stones, the opponent's)
+interleaved per cell, as ``tttlab.vector``'s ``observation.reshape(-1)``. Output: a
+policy head (one logit per cell) and a value head (tanh, the mover's expected result) for
+AlphaZero; one head of action values (the mover's side) for DQN.
+
+In evaluation mode a network agent plays its raw output: the moves of highest probability
+(or value), ties kept. ``NetworkAgent.with_search(n)`` adds ``n`` simulations of
+network-guided tree search (PUCT, as AlphaZero plays) at each move.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tttlab.agents.base import check_playable, sample, uniform
+from tttlab.game import Geometry, Player, Position, StateSpace
+
+__all__ = ["NETWORK_KINDS", "Architecture", "NetworkAgent", "encode"]
+
+#: Algorithm → what its network's head gives.
+NETWORK_KINDS = {"alphazero": "policy-value", "dqn": "q"}
+#: Moves within this much of the best probability (or value) count as ties.
+TIE = 1e-6
+_CHUNK = 1 << 16
+
+Params = dict[str, npt.NDArray[np.float32]]
+
+
+@dataclass(frozen=True)
+class Architecture:
+    """A multilayer perceptron: ``hidden`` ReLU layers, then the heads of ``head``."""
+
+    cells: int
+    hidden: tuple[int, ...]
+    head: str  # "policy-value" or "q"
+
+    def __post_init__(self) -> None:
+        if self.head not in NETWORK_KINDS.values():
+            raise ValueError(f"unknown network head {self.head!r}")
+        if not self.hidden or any(not 1 <= w <= 4096 for w in self.hidden):
+            raise ValueError("hidden layers must be 1 to 4096 wide, at least one layer")
+        if len(self.hidden) > 16:
+            raise ValueError("at most 16 hidden layers")
+
+    def shapes(self) -> dict[str, tuple[int, ...]]:
+        """Every parameter's name and shape (weights are out × in, as equinox keeps them)."""
+        shapes: dict[str, tuple[int, ...]] = {}
+        width = 2 * self.cells
+        for i, out in enumerate(self.hidden):
+            shapes[f"torso.{i}.weight"] = (out, width)
+            shapes[f"torso.{i}.bias"] = (out,)
+            width = out
+        if self.head == "policy-value":
+            shapes["policy.weight"] = (self.cells, width)
+            shapes["policy.bias"] = (self.cells,)
+            shapes["value.weight"] = (1, width)
+            shapes["value.bias"] = (1,)
+        else:
+            shapes["q.weight"] = (self.cells, width)
+            shapes["q.bias"] = (self.cells,)
+        return shapes
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "mlp", "cells": self.cells, "hidden": list(self.hidden), "head": self.head}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Architecture:
+        """Parse a header's ``network`` field; ValueError says what is wrong."""
+        if not isinstance(data, dict) or data.get("kind") != "mlp":
+            raise ValueError("network is not an mlp description")
+        cells, hidden, head = data.get("cells"), data.get("hidden"), data.get("head")
+        if not isinstance(cells, int) or isinstance(cells, bool) or cells < 1:
+            raise ValueError("network cells must be a positive integer")
+        if not isinstance(hidden, list) or not all(
+            isinstance(w, int) and not isinstance(w, bool) for w in hidden
+        ):
+            raise ValueError("network hidden must be a list of integers")
+        if not isinstance(head, str):
+            raise ValueError("network head must be a string")
+        return cls(cells=cells, hidden=tuple(hidden), head=head)
+
+
+def encode(boards: npt.NDArray[Any], movers: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
+    """Network inputs for boards (n × cells of 0/1/2) with the mover (1 X, 2 O) of each."""
+    boards = np.asarray(boards)
+    mover = np.asarray(movers).reshape(-1, 1)
+    planes = np.stack([boards == mover, boards == 3 - mover], axis=-1)
+    return planes.reshape(len(boards), -1).astype(np.float32)
+
+
+def forward(
+    architecture: Architecture, params: Params, x: npt.NDArray[np.float32]
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
+    """(logits or action values, value or None) for a batch of inputs."""
+    h = x
+    for i in range(len(architecture.hidden)):
+        h = np.maximum(h @ params[f"torso.{i}.weight"].T + params[f"torso.{i}.bias"], 0.0)
+    if architecture.head == "q":
+        return h @ params["q.weight"].T + params["q.bias"], None
+    logits = h @ params["policy.weight"].T + params["policy.bias"]
+    value = np.tanh(h @ params["value.weight"].T + params["value.bias"])[:, 0]
+    return logits, value
+
+
+def _best(scores: npt.NDArray[Any], legal: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """The legal moves within TIE of the best score, per row."""
+    masked = np.where(legal, scores, -np.inf)
+    top = masked.max(axis=-1, keepdims=True)
+    result: npt.NDArray[np.bool_] = legal & (masked >= top - TIE)
+    return result
+
+
+def _softmax(logits: npt.NDArray[Any], legal: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
+    masked = np.where(legal, logits.astype(np.float64), -np.inf)
+    masked -= masked.max(axis=-1, keepdims=True)
+    e = np.exp(masked)
+    result: npt.NDArray[np.float64] = e / e.sum(axis=-1, keepdims=True)
+    return result
+
+
+@dataclass(eq=False)
+class NetworkAgent:
+    """Greedy play from a network's policy (AlphaZero) or action values (DQN).
+
+    Attributes:
+        algorithm: ``alphazero`` or ``dqn``.
+        geometry: the board.
+        architecture: the network's shape.
+        params: its parameters, float32 arrays by name (see ``Architecture.shapes``).
+        simulations: PUCT simulations per move at play time (0: the raw network).
+        meta: the agent file's header.
+    """
+
+    algorithm: str
+    geometry: Geometry
+    architecture: Architecture
+    params: Params
+    meta: dict[str, Any] = field(default_factory=dict)
+    label: str = ""
+    simulations: int = 0
+    exploration: float = 1.25
+
+    seats: tuple[Player, ...] = (Player.X, Player.O)
+
+    def __post_init__(self) -> None:
+        if self.algorithm not in NETWORK_KINDS:
+            raise ValueError(f"unknown network algorithm {self.algorithm!r}")
+        if self.architecture.cells != self.geometry.cells:
+            raise ValueError("the network does not fit this board")
+        self._cache: dict[int, tuple[npt.NDArray[np.float64], float]] = {}
+
+    @property
+    def name(self) -> str:
+        base = self.label or self.algorithm
+        return f"{base}:{self.simulations}" if self.simulations else base
+
+    def with_search(self, simulations: int) -> NetworkAgent:
+        """The same network, searching ``simulations`` times per move."""
+        if self.architecture.head != "policy-value":
+            raise ValueError("only a policy-and-value network (alphazero) can guide a search")
+        if not 1 <= simulations <= 1_000_000:
+            raise ValueError("simulations must be 1 to 1,000,000")
+        return NetworkAgent(
+            self.algorithm,
+            self.geometry,
+            self.architecture,
+            self.params,
+            self.meta,
+            self.label,
+            simulations,
+            self.exploration,
+        )
+
+    # -- the network --------------------------------------------------------------------
+    def outputs(
+        self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
+        """The raw heads for a batch of boards (n × cells, 0/1/2) and movers (1/2)."""
+        return forward(self.architecture, self.params, encode(boards, movers))
+
+    def evaluate_position(self, position: Position) -> tuple[dict[int, float], float | None]:
+        """(move → network probability or action value, network value or None)."""
+        check_playable(self.geometry, position)
+        scores, value = self.outputs(np.array([position.cells]), np.array([int(position.to_move)]))
+        legal = np.array(position.cells) == 0
+        shown = scores[0] if self.architecture.head == "q" else _softmax(scores, legal[None])[0]
+        moves = {int(m): float(shown[m]) for m in position.legal_moves}
+        return moves, None if value is None else float(value[0])
+
+    def _decisions(self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]) -> Any:
+        scores, _ = self.outputs(boards, movers)
+        return _best(scores, boards == 0)
+
+    # -- the agent protocol -------------------------------------------------------------
+    def move_probabilities(self, position: Position) -> Mapping[int, float]:
+        check_playable(self.geometry, position)
+        if self.simulations:
+            counts = self._search(position)
+            top = counts.max()
+            return uniform([int(m) for m in np.flatnonzero(counts == top)])
+        best = self._decisions(np.array([position.cells]), np.array([int(position.to_move)]))
+        return uniform([int(m) for m in np.flatnonzero(best[0])])
+
+    def select_move(self, position: Position, rng: np.random.Generator) -> int:
+        return sample(self.move_probabilities(position), rng)
+
+    def move_values(self, position: Position) -> Mapping[int, float] | None:
+        """DQN: its action values. AlphaZero: the value of each move's result, from the
+        mover's side (the network's value of the position it leaves, or the result when
+        the move ends the game)."""
+        check_playable(self.geometry, position)
+        if self.architecture.head == "q":
+            return self.evaluate_position(position)[0]
+        children = [position.apply(m) for m in position.legal_moves]
+        open_ = [c for c in children if not c.is_terminal]
+        values: dict[int, float] = {}
+        if open_:
+            _, v = self.outputs(
+                np.array([c.cells for c in open_]), np.array([int(c.to_move) for c in open_])
+            )
+            assert v is not None
+            found = {c.id: -float(x) for c, x in zip(open_, v, strict=True)}
+        for move, child in zip(position.legal_moves, children, strict=True):
+            if child.is_terminal:
+                values[move] = float(child.utility * position.to_move.sign)
+            else:
+                values[move] = found[child.id]
+        return values
+
+    def policy_matrix(self, side: Player) -> npt.NDArray[np.float64]:
+        """Evaluation-mode move probabilities at every position where ``side`` moves, from
+        one batched forward pass over the table (raw network; with search, position by
+        position)."""
+        from tttlab.game import state_space  # the table is needed only here
+
+        space: StateSpace = state_space(self.geometry)
+        rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
+        out = np.zeros((space.size, self.geometry.cells))
+        if self.simulations:
+            for i in rows:
+                for move, p in self.move_probabilities(space.position(int(i))).items():
+                    out[i, move] = p
+            return out
+        mover = np.full(_CHUNK, int(side))
+        for start in range(0, len(rows), _CHUNK):
+            chunk = rows[start : start + _CHUNK]
+            best = self._decisions(space.boards[chunk], mover[: len(chunk)])
+            out[chunk] = best / best.sum(axis=1, keepdims=True)
+        return out
+
+    # -- search at play time ------------------------------------------------------------
+    def _prior(self, position: Position) -> tuple[npt.NDArray[np.float64], float]:
+        found = self._cache.get(position.id)
+        if found is None:
+            logits, value = self.outputs(
+                np.array([position.cells]), np.array([int(position.to_move)])
+            )
+            assert value is not None
+            legal = np.array(position.cells) == 0
+            found = (_softmax(logits, legal[None])[0], float(value[0]))
+            if len(self._cache) > 200_000:
+                self._cache.clear()
+            self._cache[position.id] = found
+        return found
+
+    def _search(self, root: Position) -> npt.NDArray[np.float64]:
+        """Visit counts at the root after ``simulations`` PUCT simulations (no noise, so the
+        result is a function of the position)."""
+        cells = self.geometry.cells
+        visits: dict[int, npt.NDArray[np.float64]] = {}
+        totals: dict[int, npt.NDArray[np.float64]] = {}
+
+        def simulate(position: Position) -> float:
+            """The value of ``position`` for its mover, after one simulation through it."""
+            if position.is_terminal:
+                return float(position.utility * position.to_move.sign)
+            prior, value = self._prior(position)
+            key = position.id
+            if key not in visits:
+                visits[key] = np.zeros(cells)
+                totals[key] = np.zeros(cells)
+                return value
+            n, w = visits[key], totals[key]
+            q = np.where(n > 0, w / np.maximum(n, 1), 0.0)
+            u = self.exploration * prior * math.sqrt(n.sum() + 1) / (1 + n)
+            score = np.where(np.array(position.cells) == 0, q + u, -np.inf)
+            move = int(np.argmax(score))
+            result = -simulate(position.apply(move))
+            n[move] += 1
+            w[move] += result
+            return result
+
+        for _ in range(self.simulations + 1):  # the first one only expands the root
+            simulate(root)
+        return visits[root.id]

@@ -1,0 +1,379 @@
+"""AlphaZero self-play on the batched environment, with search by ``mctx``.
+
+One *iteration* plays ``batch`` games at once from the empty board to the end, choosing
+every move by Gumbel MuZero's policy (``mctx.gumbel_muzero_policy``, which improves the
+policy with few simulations and needs no exploration noise), then writes every position
+with its search policy and the final result into a replay of recent positions, then takes
+``updates`` gradient steps (adam, via optax) on minibatches drawn from the replay, each
+position under a random symmetry of the board. The whole iteration is one jitted
+function, so it runs unchanged on a CPU or a GPU.
+
+The loss is AlphaZero's: cross-entropy between the search policy and the network's
+(illegal moves masked), plus the squared error between the value head and the game's
+result from the mover's side.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import mctx
+import numpy as np
+import optax  # type: ignore[import-untyped]
+
+from tttlab.agents.network import Architecture, NetworkAgent
+from tttlab.game import Geometry
+from tttlab.neural.network import Network, from_params, init_network, to_params
+from tttlab.vector import State, make
+
+__all__ = ["AlphaZeroConfig", "AlphaZeroTrainer", "default_episodes"]
+
+
+def default_episodes(geometry: Geometry) -> int:
+    """Self-play games when ``--episodes`` is not given: what the README's figures use."""
+    if geometry.cells <= 9:
+        return 8192
+    return 65536
+
+
+@dataclass(frozen=True)
+class AlphaZeroConfig:
+    """Everything that fixes a run (with the seed, it fixes the result on a CPU).
+
+    Attributes:
+        geometry: the board.
+        episodes: self-play games in all (rounded up to whole iterations).
+        seed: the seed of every random choice.
+        batch: games played at once per iteration.
+        simulations: search simulations per move in self-play.
+        hidden: widths of the network's hidden layers.
+        learning_rate: adam's step size.
+        updates: gradient steps per iteration.
+        minibatch: positions per gradient step.
+        replay: iterations of positions the replay keeps.
+        augment: train on a random symmetry of each position.
+        opening: each game first plays a uniformly random number (0 to ``opening``) of
+            uniformly random moves, which are not trained on; −1 means cells − 2. The
+            exact judge asks for the right move in every reachable position, and pure
+            self-play soon visits only its own few lines.
+    """
+
+    geometry: Geometry
+    episodes: int
+    seed: int = 0
+    batch: int = 256
+    simulations: int = 32
+    hidden: tuple[int, ...] = (128, 128)
+    learning_rate: float = 1e-3
+    updates: int = 32
+    minibatch: int = 256
+    replay: int = 8
+    augment: bool = True
+    opening: int = -1
+
+    def __post_init__(self) -> None:
+        checks = {
+            "episodes": self.episodes >= 1,
+            "batch": 1 <= self.batch <= 1 << 20,
+            "simulations": 1 <= self.simulations <= 4096,
+            "learning-rate": 0 < self.learning_rate <= 1 and math.isfinite(self.learning_rate),
+            "updates": 0 <= self.updates <= 1 << 16,
+            "minibatch": 1 <= self.minibatch <= 1 << 20,
+            "replay": 1 <= self.replay <= 1 << 12,
+            "opening": -1 <= self.opening <= self.geometry.cells,
+        }
+        bad = [name for name, ok in checks.items() if not ok]
+        if bad:
+            raise ValueError(f"alphazero: out-of-range {', '.join(bad)}")
+        Architecture(self.geometry.cells, self.hidden, "policy-value")  # checks the widths
+
+    @property
+    def architecture(self) -> Architecture:
+        return Architecture(self.geometry.cells, self.hidden, "policy-value")
+
+    @property
+    def random_plies(self) -> int:
+        return max(0, self.geometry.cells - 2) if self.opening < 0 else self.opening
+
+    @property
+    def games_per_iteration(self) -> int:
+        return min(self.batch, self.episodes)
+
+    @property
+    def iterations(self) -> int:
+        return -(-self.episodes // self.games_per_iteration)
+
+    def header(self) -> dict[str, Any]:
+        """The hyperparameters, as agent files and ``--json`` show them."""
+        return {
+            "batch": self.games_per_iteration,
+            "simulations": self.simulations,
+            "hidden": list(self.hidden),
+            "learning_rate": self.learning_rate,
+            "updates": self.updates,
+            "minibatch": self.minibatch,
+            "replay": self.replay,
+            "augment": self.augment,
+            "opening": self.random_plies,
+        }
+
+    @classmethod
+    def from_header(
+        cls, geometry: Geometry, episodes: int, seed: int, header: dict[str, Any]
+    ) -> AlphaZeroConfig:
+        known = {f.name for f in dataclasses.fields(cls)} - {"geometry", "episodes", "seed"}
+        options = {k.replace("-", "_"): v for k, v in header.items()}
+        if not set(options) <= known:
+            raise ValueError(f"unknown hyperparameters {sorted(set(options) - known)}")
+        if "hidden" in options:
+            options["hidden"] = tuple(options["hidden"])
+        return cls(geometry=geometry, episodes=episodes, seed=seed, **options)
+
+
+_MIN_LOGIT = float(np.finfo(np.float32).min)
+
+
+def _uniform_legal(key: jax.Array, state: State) -> jax.Array:
+    """A uniformly random legal move in each game of a batch."""
+    noise = jax.random.uniform(key, state.legal_action_mask.shape)
+    return jnp.argmax(jnp.where(state.legal_action_mask, noise, -1.0), axis=-1)
+
+
+class _Carry(eqx.Module):
+    """What one iteration reads and writes: the network, the optimiser, the replay."""
+
+    network: Network
+    opt_state: Any
+    key: jax.Array
+    obs: jax.Array  # (capacity, cells, 2) bool
+    policy: jax.Array  # (capacity, cells) float32
+    value: jax.Array  # (capacity,) float32
+    weight: jax.Array  # (capacity,) float32: 1 for a real position, 0 for padding
+    cursor: jax.Array  # int32: the next slot to write
+    filled: jax.Array  # int32: slots written so far (at most capacity)
+
+
+class AlphaZeroTrainer:
+    """Runs iterations of self-play and learning; checkpoints are plain arrays."""
+
+    def __init__(self, config: AlphaZeroConfig) -> None:
+        self.config = config
+        self.env = make(config.geometry)
+        g = config.geometry
+        self.cells = g.cells
+        self.perms = jnp.asarray(np.array(g.symmetries, dtype=np.int32))
+        self.optimizer = optax.adam(config.learning_rate)
+        self.per_iteration = config.games_per_iteration * g.cells
+        self.capacity = self.per_iteration * config.replay
+        key = jax.random.PRNGKey(config.seed)
+        key, init_key = jax.random.split(key)
+        network = init_network(config.architecture, init_key)
+        self.carry = _Carry(
+            network=network,
+            opt_state=self.optimizer.init(eqx.filter(network, eqx.is_array)),
+            key=key,
+            obs=jnp.zeros((self.capacity, g.cells, 2), jnp.bool_),
+            policy=jnp.zeros((self.capacity, g.cells), jnp.float32),
+            value=jnp.zeros(self.capacity, jnp.float32),
+            weight=jnp.zeros(self.capacity, jnp.float32),
+            cursor=jnp.int32(0),
+            filled=jnp.int32(0),
+        )
+        self.iteration = 0
+        self._step = eqx.filter_jit(self._iterate)
+
+    # -- progress -----------------------------------------------------------------------
+    @property
+    def done(self) -> int:
+        """Self-play games played so far."""
+        return self.iteration * self.config.games_per_iteration
+
+    @property
+    def remaining(self) -> int:
+        return (self.config.iterations - self.iteration) * self.config.games_per_iteration
+
+    def run(self, iterations: int = 1) -> dict[str, float]:
+        """Run up to ``iterations`` iterations (never past the budget); the last losses."""
+        metrics: dict[str, float] = {}
+        for _ in range(min(iterations, self.config.iterations - self.iteration)):
+            self.carry, found = self._step(self.carry)
+            self.iteration += 1
+            metrics = {k: float(v) for k, v in found.items()}
+        return metrics
+
+    def agent(self, label: str = "") -> NetworkAgent:
+        """The network as it is now, as a (numpy) agent."""
+        return NetworkAgent(
+            "alphazero",
+            self.config.geometry,
+            self.config.architecture,
+            to_params(self.config.architecture, self.carry.network),
+            label=label,
+        )
+
+    # -- one iteration ------------------------------------------------------------------
+    def _recurrent(
+        self, network: Network, key: jax.Array, action: jax.Array, state: State
+    ) -> tuple[mctx.RecurrentFnOutput, State]:
+        del key
+        mover = state.current_player
+        state = jax.vmap(self.env.step)(state, action)
+        logits, value = jax.vmap(network)(state.observation)
+        logits = jnp.where(state.legal_action_mask, logits, _MIN_LOGIT)
+        reward = jnp.take_along_axis(state.rewards, mover[:, None], axis=1)[:, 0]
+        value = jnp.where(state.terminated, 0.0, value)
+        discount = jnp.where(state.terminated, 0.0, -1.0)
+        return mctx.RecurrentFnOutput(
+            reward=reward, discount=discount, prior_logits=logits, value=value
+        ), state
+
+    def _selfplay(self, network: Network, key: jax.Array) -> tuple[jax.Array, ...]:
+        batch = self.config.games_per_iteration
+        key, k_open = jax.random.split(key)
+        state = jax.vmap(self.env.init)(jax.random.split(key, batch))
+        opening = jax.random.randint(k_open, (batch,), 0, self.config.random_plies + 1)
+
+        def move(state: State, key: jax.Array) -> tuple[State, tuple[jax.Array, ...]]:
+            key, k_random = jax.random.split(key)
+            logits, value = jax.vmap(network)(state.observation)
+            root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=state)
+            out = mctx.gumbel_muzero_policy(
+                params=network,
+                rng_key=key,
+                root=root,
+                recurrent_fn=self._recurrent,
+                num_simulations=self.config.simulations,
+                invalid_actions=~state.legal_action_mask,
+                qtransform=mctx.qtransform_completed_by_mix_value,
+                gumbel_scale=1.0,
+            )
+            opened = state._step_count >= opening
+            action = jnp.where(opened, out.action, _uniform_legal(k_random, state))
+            after = jax.vmap(self.env.step)(state, action)
+            mover = state.current_player
+            reward = jnp.take_along_axis(after.rewards, mover[:, None], axis=1)[:, 0]
+            record = (
+                state.observation.reshape(batch, self.cells, 2),
+                out.action_weights,
+                reward,
+                after.terminated,
+                ~state.terminated & opened,
+            )
+            return after, record
+
+        _, (obs, policy, reward, terminated, valid) = jax.lax.scan(
+            move, state, jax.random.split(key, self.cells)
+        )
+
+        # The result from each mover's side, backwards: z_t = r_t − z_{t+1} while the game
+        # goes on (the next position belongs to the other player), r_t at its last move.
+        def back(later: jax.Array, step: tuple[jax.Array, ...]) -> tuple[jax.Array, jax.Array]:
+            r, done = step
+            z = r + jnp.where(done, 0.0, -later)
+            return z, z
+
+        _, value = jax.lax.scan(back, jnp.zeros(batch), (reward, terminated), reverse=True)
+        return obs, policy, value, valid.astype(jnp.float32)
+
+    def _loss(
+        self, network: Network, obs: jax.Array, policy: jax.Array, value: jax.Array, w: jax.Array
+    ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        logits, v = jax.vmap(network)(obs)
+        legal = ~(obs[..., 0] | obs[..., 1])
+        logp = jax.nn.log_softmax(jnp.where(legal, logits, -1e9))
+        policy_loss = -jnp.sum(policy * jnp.where(legal, logp, 0.0), axis=-1)
+        value_loss = (v - value) ** 2
+        total = jnp.maximum(w.sum(), 1.0)
+        p, vl = (policy_loss * w).sum() / total, (value_loss * w).sum() / total
+        return p + vl, (p, vl)
+
+    def _iterate(self, carry: _Carry) -> tuple[_Carry, dict[str, jax.Array]]:
+        cfg = self.config
+        key, play_key, train_key = jax.random.split(carry.key, 3)
+        obs, policy, value, valid = self._selfplay(carry.network, play_key)
+        n = self.per_iteration
+        flat = (
+            obs.reshape(n, self.cells, 2),
+            policy.reshape(n, self.cells),
+            value.reshape(n),
+            valid.reshape(n),
+        )
+        start = carry.cursor
+        replay = [
+            jax.lax.dynamic_update_slice_in_dim(old, new, start, axis=0)
+            for old, new in zip(
+                (carry.obs, carry.policy, carry.value, carry.weight), flat, strict=True
+            )
+        ]
+        filled = jnp.minimum(carry.filled + n, self.capacity)
+        cursor = (start + n) % self.capacity
+
+        def update(
+            state: tuple[Network, Any], key: jax.Array
+        ) -> tuple[tuple[Network, Any], jax.Array]:
+            network, opt_state = state
+            k_pick, k_sym = jax.random.split(key)
+            pick = jax.random.randint(k_pick, (cfg.minibatch,), 0, filled)
+            o, p, v, w = (a[pick] for a in replay)
+            if cfg.augment:
+                perm = self.perms[jax.random.randint(k_sym, (cfg.minibatch,), 0, len(self.perms))]
+                o = jnp.take_along_axis(o, perm[:, :, None], axis=1)
+                p = jnp.take_along_axis(p, perm, axis=1)
+            (loss, parts), grads = eqx.filter_value_and_grad(self._loss, has_aux=True)(
+                network, o, p, v, w
+            )
+            updates, opt_state = self.optimizer.update(
+                grads, opt_state, eqx.filter(network, eqx.is_array)
+            )
+            network = eqx.apply_updates(network, updates)
+            return (network, opt_state), jnp.stack([loss, *parts])
+
+        (network, opt_state), losses = jax.lax.scan(
+            update, (carry.network, carry.opt_state), jax.random.split(train_key, cfg.updates)
+        )
+        last = losses[-1] if cfg.updates else jnp.zeros(3)
+        new = _Carry(
+            network=network,
+            opt_state=opt_state,
+            key=key,
+            obs=replay[0],
+            policy=replay[1],
+            value=replay[2],
+            weight=replay[3],
+            cursor=cursor,
+            filled=filled,
+        )
+        return new, {"loss": last[0], "policy_loss": last[1], "value_loss": last[2]}
+
+    # -- checkpoints --------------------------------------------------------------------
+    def checkpoint_arrays(self) -> dict[str, np.ndarray]:
+        """Everything needed to continue exactly: every array of the carry, by leaf."""
+        leaves = jax.tree_util.tree_leaves(self.carry)
+        return {f"state.{i:03d}": np.asarray(leaf) for i, leaf in enumerate(leaves)}
+
+    def restore(self, arrays: dict[str, np.ndarray], iteration: int) -> None:
+        """Continue from :meth:`checkpoint_arrays`; ValueError when they do not fit."""
+        leaves, treedef = jax.tree_util.tree_flatten(self.carry)
+        if len(arrays) != len(leaves):
+            raise ValueError("the checkpoint holds another training state")
+        restored = []
+        for i, leaf in enumerate(leaves):
+            found = arrays.get(f"state.{i:03d}")
+            if found is None or found.shape != leaf.shape or found.dtype != leaf.dtype:
+                raise ValueError("the checkpoint holds another training state")
+            restored.append(jnp.asarray(found))
+        if not 0 <= iteration <= self.config.iterations:
+            raise ValueError("the checkpoint's progress does not fit its budget")
+        self.carry = jax.tree_util.tree_unflatten(treedef, restored)
+        self.iteration = iteration
+
+    def load_network(self, params: dict[str, Any]) -> None:
+        """Start from a saved network's parameters (keeps the optimiser fresh)."""
+        network = from_params(self.config.architecture, params)
+        self.carry = eqx.tree_at(lambda c: c.network, self.carry, network)

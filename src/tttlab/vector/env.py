@@ -1,0 +1,200 @@
+"""A functional, batched m,n,k environment in JAX with pgx's ``Env`` interface.
+
+``init(key) -> State`` and ``step(state, action) -> State`` are pure functions of arrays with
+no Python control flow on values, so ``jax.jit`` and ``jax.vmap`` take them as they are.
+
+The environment is an exact duck type of ``pgx.Env`` rather than a subclass: pgx is not a
+dependency of tttlab (only of its benchmarks and interface tests), and a subclass would make
+it one. It keeps pgx's contract to the letter, so code written for pgx (its AlphaZero
+example, ``mctx`` search loops, ``pgx.experimental.auto_reset``) runs on every board:
+
+- ``current_player`` is a player id (0 or 1); player 0 plays X here, on every board;
+- ``rewards`` has shape (2,), indexed by player id, non-zero only on the final step;
+- an illegal action ends the game at once with −1 for the player who made it;
+- stepping a finished game changes nothing and gives zero rewards;
+- at a terminal state every action is marked legal (pgx does so to keep normalisations
+  finite).
+
+``observation`` and ``legal_action_mask`` are properties computed from the board when they
+are read, not fields written at every step: the random-play loop of the benchmark never
+reads the observation, and search code reads it once per expanded node.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cached_property
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tttlab.game import Geometry
+
+__all__ = ["Env", "State", "make"]
+
+Array = jax.Array
+
+
+@dataclasses.dataclass(frozen=True)
+class State:
+    """One game (or, under ``vmap``, a batch of games).
+
+    Attributes:
+        board: int8 cells, row-major, 0 empty, 1 X, 2 O (the base-3 digits of the state id).
+        current_player: int32 id of the player to move (0 plays X).
+        rewards: float32 (2,), by player id.
+        terminated: whether the game is over.
+        truncated: always False (the game ends by itself; kept for pgx's wrappers).
+        _step_count: stones on the board.
+        _shape: (rows, cols), static.
+    """
+
+    board: Array
+    current_player: Array
+    rewards: Array
+    terminated: Array
+    truncated: Array
+    _step_count: Array
+    _shape: tuple[int, int]
+
+    def replace(self, **changes: Any) -> State:
+        """A copy with some fields changed (as pgx's states offer)."""
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def legal_action_mask(self) -> Array:
+        """Empty cells; every cell once the game is over (pgx's convention)."""
+        return (self.board == 0) | self.terminated[..., None]
+
+    @property
+    def observation(self) -> Array:
+        """Board planes from the mover's side: (..., rows, cols, 2) booleans, plane 0 the
+        mover's stones and plane 1 the opponent's (pgx's layout for tic-tac-toe)."""
+        return _planes(self.board, self.current_player, self._shape)
+
+    @property
+    def env_id(self) -> str:
+        return "tttlab"
+
+
+jax.tree_util.register_dataclass(
+    State,
+    data_fields=["board", "current_player", "rewards", "terminated", "truncated", "_step_count"],
+    meta_fields=["_shape"],
+)
+
+
+def _planes(board: Array, player: Array, shape: tuple[int, int]) -> Array:
+    mine = (player + 1).astype(jnp.int32)[..., None]
+    theirs = (2 - player).astype(jnp.int32)[..., None]
+    planes = jnp.stack([board == mine, board == theirs], axis=-1)
+    return planes.reshape((*board.shape[:-1], *shape, 2))
+
+
+class Env:
+    """An m,n,k game for ``jax``: ``make("4x4k4")``.
+
+    Attributes:
+        geometry: the board.
+    """
+
+    def __init__(self, geometry: Geometry) -> None:
+        self.geometry = geometry
+        self._lines = np.asarray(geometry.lines, dtype=np.int32).reshape(-1, geometry.k)
+        self._shape = (geometry.rows, geometry.cols)
+
+    # -- pgx's Env interface ------------------------------------------------------------
+    def init(self, key: Array) -> State:
+        """The empty board, X (player 0) to move. ``key`` is accepted for pgx's interface;
+        the start is the same for every key."""
+        del key
+        return State(
+            board=jnp.zeros(self.geometry.cells, jnp.int32),
+            current_player=jnp.int32(0),
+            rewards=jnp.zeros(2, jnp.float32),
+            terminated=jnp.bool_(False),
+            truncated=jnp.bool_(False),
+            _step_count=jnp.int32(0),
+            _shape=self._shape,
+        )
+
+    def step(self, state: State, action: Array, key: Array | None = None) -> State:
+        """Play ``action`` (a cell index) for the player to move."""
+        del key
+        cells = self.geometry.cells
+        action = jnp.asarray(action, jnp.int32)
+        active = ~(state.terminated | state.truncated)
+        # One-hot arithmetic instead of gathers and scatters on a value-dependent index:
+        # under vmap on a CPU these elementwise forms run several times faster.
+        target = jnp.arange(cells, dtype=jnp.int32) == action
+        legal = ~jnp.any(target & (state.board != 0))
+        place = active & legal
+        piece = (state.current_player + 1).astype(jnp.int32)
+        board = jnp.where(target & place, piece, state.board)
+        won = place & jnp.any(jnp.all(board[self._lines] == piece, axis=-1))
+        count = state._step_count + place.astype(jnp.int32)
+        illegal = active & ~legal
+        ended = won | illegal | (count == cells)
+        mover = jnp.where(won, 1.0, jnp.where(illegal, -1.0, 0.0)).astype(jnp.float32)
+        seat = jnp.arange(2, dtype=jnp.int32) == state.current_player
+        rewards = jnp.where(seat, mover, -mover)
+        return State(
+            board=board,
+            current_player=jnp.where(active, 1 - state.current_player, state.current_player),
+            rewards=rewards,
+            terminated=state.terminated | (active & ended),
+            truncated=state.truncated,
+            _step_count=count,
+            _shape=state._shape,
+        )
+
+    def observe(self, state: State, player_id: Array | None = None) -> Array:
+        """Board planes (rows, cols, 2) from ``player_id``'s side (default: the mover's)."""
+        player = state.current_player if player_id is None else jnp.asarray(player_id)
+        return _planes(state.board, player, self._shape)
+
+    @property
+    def id(self) -> str:
+        return f"tttlab/{self.geometry.name}"
+
+    @property
+    def version(self) -> str:
+        return "v1"
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def num_actions(self) -> int:
+        return self.geometry.cells
+
+    @cached_property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (self.geometry.rows, self.geometry.cols, 2)
+
+    # -- tttlab's helpers ---------------------------------------------------------------
+    def from_boards(self, boards: Any) -> State:
+        """States for boards given as cell arrays (..., cells) of 0/1/2, e.g. the
+        ``boards`` of a :class:`tttlab.game.StateSpace`. Only reachable, unfinished
+        positions are meant: the side to move is read off the stone counts."""
+        board = jnp.asarray(boards, jnp.int32)
+        count = jnp.sum(board != 0, axis=-1).astype(jnp.int32)
+        batch = board.shape[:-1]
+        return State(
+            board=board,
+            current_player=count % 2,
+            rewards=jnp.zeros((*batch, 2), jnp.float32),
+            terminated=jnp.zeros(batch, jnp.bool_),
+            truncated=jnp.zeros(batch, jnp.bool_),
+            _step_count=count,
+            _shape=self._shape,
+        )
+
+
+def make(board: str | Geometry = "3x3k3") -> Env:
+    """The environment for a board name (``"4x4k4"``, ``"3x4k3"``) or a Geometry."""
+    geometry = board if isinstance(board, Geometry) else Geometry.parse(board)
+    return Env(geometry)

@@ -1,0 +1,201 @@
+"""Network agent files (alphazero, dqn): same format, same checks, no JAX needed to load."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tttlab.agents import AgentError
+from tttlab.agents.network import Architecture, NetworkAgent
+from tttlab.game import DEFAULT, Geometry, Position
+from tttlab.io import (
+    AgentFileError,
+    file_agent,
+    load_agent_file,
+    save_agent_file,
+    save_network_file,
+)
+from tttlab.train import Trainer, default_config
+
+
+def random_network(
+    geometry: Geometry = DEFAULT, algorithm: str = "alphazero", seed: int = 0
+) -> NetworkAgent:
+    head = "q" if algorithm == "dqn" else "policy-value"
+    architecture = Architecture(geometry.cells, (16, 8), head)
+    rng = np.random.default_rng(seed)
+    params = {
+        name: rng.normal(size=shape).astype(np.float32)
+        for name, shape in architecture.shapes().items()
+    }
+    return NetworkAgent(algorithm, geometry, architecture, params)
+
+
+def _save(agent: NetworkAgent, path: Path) -> Path:
+    return save_network_file(path, agent, episodes=10, seed=3, hyperparameters={"hidden": [16, 8]})
+
+
+def _members(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def _write(path: Path, members: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return path
+
+
+def _npy(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.lib.format.write_array(buffer, array, allow_pickle=False)
+    return buffer.getvalue()
+
+
+def _header(path: Path) -> dict[str, object]:
+    with np.load(path) as data:
+        return dict(json.loads(str(data["header"])))
+
+
+@pytest.mark.parametrize("algorithm", ["alphazero", "dqn"])
+@pytest.mark.parametrize("board", ["3x3k3", "4x4k4", "5x5k4"])
+def test_round_trip_plays_the_same(tmp_path: Path, algorithm: str, board: str) -> None:
+    geometry = Geometry.parse(board)
+    agent = random_network(geometry, algorithm)
+    path = _save(agent, tmp_path / "net.npz")
+    loaded = load_agent_file(path)
+    assert isinstance(loaded, NetworkAgent)
+    assert loaded.architecture == agent.architecture
+    for name, array in agent.params.items():
+        np.testing.assert_array_equal(loaded.params[name], array)
+    rng = np.random.default_rng(1)
+    position = Position.initial(geometry)
+    while not position.is_terminal:
+        assert loaded.move_probabilities(position) == agent.move_probabilities(position)
+        position = position.apply(agent.select_move(position, rng))
+    assert _save(agent, tmp_path / "again.npz").read_bytes() == path.read_bytes()
+
+
+def test_ties_are_kept_and_illegal_moves_never_chosen() -> None:
+    agent = random_network()
+    for name in agent.params:
+        agent.params[name][:] = 0.0  # every logit equal: every legal move ties
+    position = Position.from_string("X.O/.X./..O")
+    probabilities = agent.move_probabilities(position)
+    assert sorted(probabilities) == list(position.legal_moves)
+    assert len(set(probabilities.values())) == 1
+
+
+def test_search_suffix(tmp_path: Path) -> None:
+    path = _save(random_network(), tmp_path / "az.npz")
+    searching = file_agent(f"{path}:25")
+    assert isinstance(searching, NetworkAgent)
+    assert searching.simulations == 25
+    assert searching.name == "az.npz:25"
+    position = Position.from_string("XX./OO./...")
+    assert set(searching.move_probabilities(position)) <= set(position.legal_moves)
+    for bad in (f"{path}:x", f"{path}:0"):
+        with pytest.raises(AgentError):
+            file_agent(bad)
+    table = tmp_path / "q.npz"
+    save_agent_file(
+        table, Trainer(default_config("q", 1)).agent(), episodes=1, seed=0, hyperparameters={}
+    )
+    with pytest.raises(AgentError, match="only network agents"):
+        file_agent(f"{table}:10")
+    dqn = _save(random_network(algorithm="dqn"), tmp_path / "dqn.npz")
+    with pytest.raises(AgentError, match="policy-and-value"):
+        file_agent(f"{dqn}:10")
+
+
+def test_search_finds_the_win_a_blank_network_does_not_know() -> None:
+    agent = random_network()
+    for name in agent.params:
+        agent.params[name][:] = 0.0  # uniform priors, value 0 everywhere
+    position = Position.from_string("XX./OO./...")  # X wins at cell 2
+    assert len(agent.move_probabilities(position)) == len(position.legal_moves)
+    assert agent.with_search(50).move_probabilities(position) == {2: 1.0}
+
+
+def test_damage_is_one_error(tmp_path: Path) -> None:
+    good = _save(random_network(), tmp_path / "good.npz")
+    members = _members(good)
+    weight = np.load(good)["torso.0.weight"]
+
+    cases: dict[str, dict[str, bytes]] = {}
+    changed = weight.copy()
+    changed[0, 0] += 1
+    cases["checksum"] = {**members, "torso.0.weight.npy": _npy(changed)}
+    cases["shape"] = {**members, "torso.0.weight.npy": _npy(weight[:, :-1])}
+    cases["dtype"] = {**members, "torso.0.weight.npy": _npy(weight.astype(np.int32))}
+    nan = weight.copy()
+    nan[0, 0] = np.nan
+    header = _header(good)
+    cases["missing"] = {k: v for k, v in members.items() if k != "policy.bias.npy"}
+    cases["extra"] = {**members, "surprise.npy": _npy(np.zeros(3, np.float32))}
+    cases["state without checkpoint"] = {**members, "state.000.npy": _npy(np.zeros(3))}
+    for field, value in (
+        ("network", {"kind": "conv"}),
+        ("network", {"kind": "mlp", "cells": 9, "hidden": [], "head": "policy-value"}),
+        ("network", {"kind": "mlp", "cells": 16, "hidden": [16, 8], "head": "policy-value"}),
+        ("network", {"kind": "mlp", "cells": 9, "hidden": [16, 8], "head": "q"}),
+        ("network", {"kind": "mlp", "cells": 9, "hidden": ["16"], "head": "policy-value"}),
+        ("algorithm", "muzero"),
+    ):
+        changed_header = {**header, field: value}
+        cases[f"{field}={value}"] = {
+            **members,
+            "header.npy": _npy(np.array(json.dumps(changed_header))),
+        }
+    for label, content in cases.items():
+        path = _write(tmp_path / f"{len(label)}-{abs(hash(label))}.npz", content)
+        with pytest.raises(AgentFileError):
+            load_agent_file(path)
+        assert label  # each case raised
+
+    # Non-finite values with a matching checksum are still refused.
+    agent = random_network()
+    agent.params["value.bias"][0] = np.inf
+    with pytest.raises(AgentFileError, match="non-finite"):
+        load_agent_file(_save(agent, tmp_path / "inf.npz"))
+
+
+def test_flipped_bytes_never_escape(tmp_path: Path) -> None:
+    good = _save(random_network(), tmp_path / "good.npz").read_bytes()
+    rng = np.random.default_rng(0)
+    for trial in range(200):
+        data = bytearray(good)
+        for pos in rng.integers(0, len(data), size=int(rng.integers(1, 6))):
+            data[int(pos)] ^= int(rng.integers(1, 256))
+        path = tmp_path / f"flip{trial}.npz"
+        path.write_bytes(bytes(data))
+        with contextlib.suppress(AgentFileError):
+            load_agent_file(path)
+
+
+def test_exact_evaluation_matches_position_by_position() -> None:
+    """The batched policy matrix equals asking the agent position by position."""
+    from tttlab.agents.base import policy_matrix
+    from tttlab.game import Player, state_space
+
+    geometry = Geometry(3, 3, 3)
+    agent = random_network(geometry, seed=7)
+    space = state_space(geometry)
+    for side in (Player.X, Player.O):
+        batched = agent.policy_matrix(side)
+        rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
+        for i in rows[::7]:
+            one = agent.move_probabilities(space.position(int(i)))
+            expected = np.zeros(geometry.cells)
+            for move, p in one.items():
+                expected[move] = p
+            np.testing.assert_allclose(batched[i], expected)
+        assert batched.sum() == pytest.approx(len(rows))
+    assert policy_matrix(agent, space, Player.X).shape == (space.size, geometry.cells)

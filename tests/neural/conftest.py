@@ -1,0 +1,3 @@
+import pytest
+
+pytest.importorskip("jax", reason="the neural extra is not installed")
