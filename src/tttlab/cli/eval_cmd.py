@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import click
+import numpy as np
 
 from tttlab import api
+from tttlab.agents import Agent
 from tttlab.cli.common import CommandError, board_options, err, json_option, out, print_json
 from tttlab.cli.loading import load_agents
-from tttlab.game import Geometry, StateSpaceTooLarge
+from tttlab.evaluate.sampled import sampled_decisions
+from tttlab.game import Geometry, Player, StateSpaceTooLarge
 
 
 def _frac(x: float) -> str:
@@ -25,13 +29,30 @@ def _frac(x: float) -> str:
     default=None,
     help="Evaluate one seat only (default: every seat the agent plays).",
 )
+@click.option(
+    "--sample",
+    type=click.IntRange(1, 1_000_000),
+    default=None,
+    help="Judge this many of the agent's decisions, sampled from its games against random, "
+    "each with the exact proof search (for boards too big for the whole graph).",
+)
+@click.option("--seed", type=click.IntRange(min=0), default=0, help="Seed for --sample.")
 @board_options
 @json_option
 def eval_command(
-    agent: str, side: str | None, board: Geometry | None, k: int | None, as_json: bool
+    agent: str,
+    side: str | None,
+    sample: int | None,
+    seed: int,
+    board: Geometry | None,
+    k: int | None,
+    as_json: bool,
 ) -> None:
     """Evaluate AGENT exactly: worst case, results against random, optimal share."""
     geometry, (player,) = load_agents([agent], board, k)
+    if sample is not None:
+        _sampled(player, geometry, side, sample, seed, as_json)
+        return
     try:
         with err.status(f"Evaluating {player.name} on {geometry.name}…"):
             reports = api.evaluate(player, geometry, side).to_dict()
@@ -51,4 +72,33 @@ def eval_command(
             f"{win:.4f} ({_frac(win)}), draws {draw:.4f}, loses {loss:.4f} "
             f"({_frac(loss)}); optimal in {r['optimal_share']:.2%} of "
             f"{r['decision_positions']:,} reachable decisions."
+        )
+
+
+def _sampled(
+    player: Agent, geometry: Geometry, side: str | None, decisions: int, seed: int, as_json: bool
+) -> None:
+    seats = [Player.parse(side)] if side else list(getattr(player, "seats", (Player.X, Player.O)))
+    rng = np.random.default_rng(seed)
+    reports: dict[str, Any] = {}
+    with err.status(f"Judging {decisions:,} sampled decisions of {player.name}…"):
+        for seat in seats:
+            try:
+                report = sampled_decisions(player, geometry, seat, decisions, rng)
+            except ValueError as error:
+                raise CommandError(str(error)) from None
+            reports[seat.name] = {"sampled": True, **report.as_json()}
+    if as_json:
+        print_json(reports)
+        return
+    out.print(
+        f"[bold]{player.name}[/bold] on {geometry.name} (sampled: decisions from its games "
+        "against random, each judged exactly by the proof search)"
+    )
+    for seat_name, r in reports.items():
+        res = r["vs_random"]
+        out.print(
+            f"As {seat_name}: optimal in {r['optimal_share']:.2%} of {r['decisions']:,} sampled "
+            f"decisions ({r['games']:,} games); against random W {res['win']:.4f} "
+            f"D {res['draw']:.4f} L {res['loss']:.4f}."
         )

@@ -15,8 +15,9 @@ import numpy as np
 from tttlab.agents import Agent
 from tttlab.game import Geometry, Player, Position
 from tttlab.solve.bitboard import prove
+from tttlab.solve.summary import table_bits
 
-__all__ = ["SampledReport", "sampled_evaluation"]
+__all__ = ["SampledReport", "sampled_decisions", "sampled_evaluation"]
 
 
 @dataclass(frozen=True)
@@ -43,24 +44,51 @@ class SampledReport:
 def sampled_evaluation(
     agent: Agent, geometry: Geometry, side: Player, games: int, rng: np.random.Generator
 ) -> SampledReport:
+    """``games`` games of ``agent`` (as ``side``) against random, every decision judged."""
+    return _judge(agent, geometry, side, rng, games=games)
+
+
+def sampled_decisions(
+    agent: Agent, geometry: Geometry, side: Player, decisions: int, rng: np.random.Generator
+) -> SampledReport:
+    """Games against random until ``decisions`` decisions of ``agent`` have been judged
+    (the last game is played to its end, so a few more may be)."""
+    return _judge(agent, geometry, side, rng, decisions=decisions)
+
+
+def _judge(
+    agent: Agent,
+    geometry: Geometry,
+    side: Player,
+    rng: np.random.Generator,
+    *,
+    games: int | None = None,
+    decisions: int | None = None,
+) -> SampledReport:
     values: dict[int, int] = {}
+    bits = table_bits(geometry)
 
     def value(p: Position) -> int:
         found = values.get(p.id)
         if found is None:
-            found = prove(p, table_bits=16).value
+            # Early positions of big boards need the table the empty board needs.
+            found = prove(p, table_bits=bits if p.ply < 4 else min(bits, 20)).value
             values[p.id] = found
         return found
 
     results = {"win": 0, "draw": 0, "loss": 0}
-    decisions = good = 0
-    for _ in range(games):
+    judged = good = played = 0
+    # With a decision budget, at most that many games (a game where ``side`` never moves,
+    # as on a 1x1 board, must not loop for ever).
+    limit = games if games is not None else decisions or 0
+    while played < limit and (decisions is None or judged < decisions):
+        played += 1
         p = Position.initial(geometry)
         while not p.is_terminal:
             if p.to_move is side:
                 probabilities = agent.move_probabilities(p)
                 target = value(p)
-                decisions += 1
+                judged += 1
                 good += all(value(p.apply(m)) == target for m in probabilities)
                 moves = list(probabilities)
                 move = moves[int(rng.integers(len(moves)))]
@@ -71,10 +99,10 @@ def sampled_evaluation(
         key = "draw" if p.winner is None else ("win" if p.winner is side else "loss")
         results[key] += 1
     return SampledReport(
-        games=games,
-        win=results["win"] / games,
-        draw=results["draw"] / games,
-        loss=results["loss"] / games,
-        decisions=decisions,
-        optimal_share=good / decisions if decisions else 1.0,
+        games=played,
+        win=results["win"] / max(played, 1),
+        draw=results["draw"] / max(played, 1),
+        loss=results["loss"] / max(played, 1),
+        decisions=judged,
+        optimal_share=good / judged if judged else 1.0,
     )

@@ -16,19 +16,20 @@ from tttlab.solve.table import solve
 __all__ = ["search_summary", "table_summary"]
 
 
+def table_bits(geometry: Geometry) -> int:
+    """The proof search's transposition table size (log2 slots) for a board's hardest
+    position, the empty board."""
+    if geometry.cells <= 9:
+        return 16
+    if geometry.cells <= 12:
+        return 20
+    return 22 if geometry.cells <= 16 else 25
+
+
 def search_summary(geometry: Geometry) -> dict[str, Any]:
     """The JSON of ``ttt solve`` by compiled proof search (documented in the README)."""
     started = time.perf_counter()
-    bits = (
-        16
-        if geometry.cells <= 9
-        else 20
-        if geometry.cells <= 12
-        else 22
-        if geometry.cells <= 16
-        else 25
-    )
-    proof = prove(Position.initial(geometry), table_bits=bits)
+    proof = prove(Position.initial(geometry), table_bits=table_bits(geometry))
     return {
         "board": geometry.name,
         "value": proof.value,

@@ -1,0 +1,182 @@
+"""`ttt train alphazero` and network agents on the command line (small budgets, CPU)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import default_sigint, ttt
+from tttlab.agents.network import NetworkAgent
+from tttlab.io import load_agent_file
+
+pytest.importorskip("jax", reason="the neural extra is not installed")
+
+SMALL = ["--episodes", "1024", "--batch", "128", "--seed", "0"]
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
+    folder = tmp_path_factory.mktemp("az")
+    out = folder / "az.npz"
+    result = ttt("train", "alphazero", *SMALL, "--out", str(out), "--json", timeout=300)
+    assert result.returncode == 0, result.stderr
+    return out, json.loads(result.stdout)
+
+
+def test_train_json_and_exact_evaluation(trained: tuple[Path, dict[str, object]]) -> None:
+    out, summary = trained
+    assert summary["algorithm"] == "alphazero"
+    assert summary["episodes"] == 1024
+    evaluation = summary["evaluation"]
+    assert isinstance(evaluation, dict)
+    assert evaluation["X"]["vs_random"]["win"] >= 0.9
+    again = json.loads(ttt("eval", str(out), "--json").stdout)
+    assert again == evaluation
+    agent = load_agent_file(out)
+    assert isinstance(agent, NetworkAgent)
+    assert agent.meta["hyperparameters"]["simulations"] == 32
+
+
+def test_network_agents_everywhere(trained: tuple[Path, dict[str, object]]) -> None:
+    out, _ = trained
+    searched = ttt("eval", f"{out}:16", "--as", "X", "--json")
+    assert searched.returncode == 0, searched.stderr
+    assert set(json.loads(searched.stdout)) == {"X"}
+    arena = ttt("arena", str(out), f"{out}:8", "random", "--games", "4", "--json")
+    assert arena.returncode == 0, arena.stderr
+    policy = json.loads(ttt("policy", str(out), "--json").stdout)
+    assert all(moves for moves in policy["moves"].values())
+    sampled = json.loads(ttt("eval", str(out), "--sample", "40", "--json").stdout)
+    assert sampled["X"]["sampled"] is True
+    assert sampled["X"]["decisions"] >= 40
+    shown = ttt("play", "--opponent", str(out), "--show-values", "--as", "O", input="q\n")
+    assert "move probabilities" in shown.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["train", "alphazero", "--epsilon", "0.1"],
+        ["train", "alphazero", "--opponent", "random"],
+        ["train", "q", "--episodes", "10", "--simulations", "8"],
+        ["train", "alphazero", "--hidden", "12,x"],
+        ["train", "alphazero", "--hidden", "0"],
+        ["eval", "AGENT:x"],
+        ["eval", "AGENT:0"],
+    ],
+)
+def test_bad_options_are_one_line(
+    args: list[str], trained: tuple[Path, dict[str, object]], tmp_path: Path
+) -> None:
+    out, _ = trained
+    argv = [a.replace("AGENT", str(out)) for a in args]
+    if argv[0] == "train":
+        argv += ["--out", str(tmp_path / "x.npz")]
+    result = ttt(*argv)
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert not (tmp_path / "x.npz").exists()
+
+
+def test_resume_gives_the_same_file(tmp_path: Path) -> None:
+    args = ["--episodes", "512", "--batch", "128", "--updates", "4", "--seed", "1"]
+    whole, part, final = tmp_path / "whole.npz", tmp_path / "part.npz", tmp_path / "final.npz"
+    assert ttt("train", "alphazero", *args, "--out", str(whole), timeout=300).returncode == 0
+    first = ttt(
+        "train", "alphazero", *args, "--out", str(part), "--checkpoint-every", "256", timeout=300
+    )
+    assert first.returncode == 0, first.stderr
+    checkpoint = tmp_path / "part.ckpt.npz"
+    assert load_agent_file(checkpoint).meta["episodes"] == 256
+    resumed = ttt(
+        "train",
+        "alphazero",
+        "--resume",
+        str(checkpoint),
+        "--out",
+        str(final),
+        "--json",
+        timeout=300,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["resumed_from"] == 256
+    assert final.read_bytes() == whole.read_bytes()
+    clash = ttt("train", "alphazero", "--resume", str(checkpoint), "--seed", "3", "--out", "y")
+    assert clash.returncode == 2
+    table = ttt("train", "q", "--resume", str(checkpoint), "--out", str(tmp_path / "q.npz"))
+    assert table.returncode == 2
+    assert "not a" in table.stderr
+
+
+@pytest.mark.slow
+def test_ctrl_c_saves_the_network(tmp_path: Path) -> None:
+    out = tmp_path / "long.npz"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tttlab",
+            "train",
+            "alphazero",
+            "--episodes",
+            "100000000",
+            "--batch",
+            "64",
+            "--out",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_sigint,
+    )
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and proc.poll() is None:
+            time.sleep(1)
+            if time.time() > deadline - 110:  # about ten seconds in: compiled and training
+                proc.send_signal(signal.SIGINT)
+                break
+        _, stderr = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    agent = load_agent_file(out)
+    assert isinstance(agent, NetworkAgent)
+    assert 0 < agent.meta["episodes"] < 100_000_000
+
+
+@pytest.mark.slow
+def test_a_board_beyond_tables_trains_and_is_judged_by_sampling(tmp_path: Path) -> None:
+    out = tmp_path / "big.npz"
+    result = ttt(
+        "train",
+        "alphazero",
+        "--board",
+        "4x5",
+        "--k",
+        "4",
+        "--episodes",
+        "16",
+        "--batch",
+        "16",
+        "--simulations",
+        "2",
+        "--updates",
+        "1",
+        "--out",
+        str(out),
+        "--json",
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["board"] == "4x5k4"
+    assert load_agent_file(out).geometry.cells == 20
