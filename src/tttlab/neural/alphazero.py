@@ -38,8 +38,8 @@ __all__ = ["AlphaZeroConfig", "AlphaZeroTrainer", "default_episodes"]
 def default_episodes(geometry: Geometry) -> int:
     """Self-play games when ``--episodes`` is not given: what the README's figures use."""
     if geometry.cells <= 9:
-        return 8192
-    return 65536
+        return 32768  # 5 of 5 seeds play perfectly (benchmarks/bench_alphazero.py)
+    return 524288 if geometry.cells <= 16 else 262144
 
 
 @dataclass(frozen=True)
