@@ -1,0 +1,30 @@
+"""The web API serves network agent files like table agents (no JAX needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from tests.io.test_networkfile import random_network
+from tttlab.evaluate import evaluate
+from tttlab.game import DEFAULT, Position
+from tttlab.io import save_network_file
+from tttlab.web.app import create_app
+
+
+def test_network_agent_is_listed_played_and_evaluated(tmp_path: Path) -> None:
+    agent = random_network(seed=5)
+    save_network_file(tmp_path / "az.npz", agent, episodes=1, seed=0, hyperparameters={})
+    client = TestClient(create_app(tmp_path))
+    listed = {a["name"]: a for a in client.get("/api/agents").json()["agents"]}
+    assert listed["az.npz"]["algorithm"] == "alphazero"
+    assert listed["az.npz"]["seats"] == ["X", "O"]
+    reply = client.post("/api/move", json={"position": "X........", "agent": "az.npz"})
+    assert reply.status_code == 200
+    body = reply.json()
+    assert body["move"] in agent.move_probabilities(Position.from_string("X........"))
+    assert set(body["values"]) == {str(m) for m in range(1, 9)}
+    exact = client.post("/api/evaluate", json={"agent": "az.npz"}).json()
+    expected = evaluate(agent, DEFAULT)
+    assert exact["X"]["optimal_share"] == expected["X"].optimal_share
