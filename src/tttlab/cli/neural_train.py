@@ -18,7 +18,7 @@ from tttlab import api
 from tttlab.agents import AgentError
 from tttlab.agents.network import NetworkAgent
 from tttlab.cli.common import CommandError, err, out, print_json, writable_target
-from tttlab.cli.training import StopOnSignal, progress_bar, short
+from tttlab.cli.training import StopOnSignal, print_summary, progress_bar, short
 from tttlab.evaluate.curves import plot_curve
 from tttlab.game import Geometry, Player
 from tttlab.io import load_agent_file, save_network_file
@@ -174,22 +174,9 @@ def train_network(
     if as_json:
         print_json(summary)
         return
-    out.print(
-        f"Trained {algorithm} for {trainer.done - first:,} self-play games"
-        f"{f' (resumed at {first:,})' if resumed is not None else ''} in {seconds:.2f} s "
-        f"({summary['episodes_per_second']:,} games/s); saved to {out_path}."
-    )
-    for seat, report in summary.get("evaluation", {}).items():
-        res = report["vs_random"]
-        out.print(
-            f"  as {seat}: worst case {report['worst_case']:+d}, optimal share "
-            f"{report['optimal_share']:.4f}, vs random W {res['win']:.4f} "
-            f"D {res['draw']:.4f} L {res['loss']:.4f}"
-        )
+    print_summary(summary, trained=trainer.done - first, unit="self-play games", curve=curve)
     if "evaluation" not in summary:
         out.print(f"  judge it with: ttt eval {out_path}")
-    if curve is not None:
-        out.print(f"Learning curve: {curve}")
 
 
 def _save(trainer: Any, path: Path, *, checkpoint: bool) -> NetworkAgent:

@@ -21,7 +21,6 @@ from tttlab.cli.common import (
     err,
     geometry_from,
     json_option,
-    out,
     print_json,
     writable_target,
 )
@@ -32,7 +31,7 @@ from tttlab.cli.neural_train import (
     parse_hidden,
     train_network,
 )
-from tttlab.cli.training import StopOnSignal, progress_bar, short
+from tttlab.cli.training import StopOnSignal, print_summary, progress_bar, short
 from tttlab.evaluate.curves import plot_curve
 from tttlab.game import DEFAULT, Geometry, Player, StateSpaceTooLarge, check_enumerable
 from tttlab.io import load_agent_file, save_agent_file
@@ -279,27 +278,10 @@ def train_command(
     _refuse(neural, "applies to alphazero only")
     resumed: tuple[TrainConfig, dict[str, Any], int, dict[str, Any]] | None = None
     if resume_path is not None:
-        given = {
-            "--episodes": episodes,
-            "--seed": seed,
-            "--epsilon": epsilon,
-            "--epsilon-end": epsilon_end,
-            "--epsilon-schedule": epsilon_schedule,
-            "--alpha": alpha,
-            "--alpha-end": alpha_end,
-            "--alpha-schedule": alpha_schedule,
-            "--gamma": gamma,
-            "--draw-reward": draw_reward,
-            "--opponent": opponent,
-            "--as": side,
-            "--board": board,
-            "--k": k,
-        }
-        clash = [name for name, value in given.items() if value is not None]
-        if clash:
-            raise click.UsageError(
-                f"{', '.join(clash)} cannot change a resumed run (the checkpoint fixes them)"
-            )
+        _refuse(
+            {"--episodes": episodes, "--seed": seed, **table_only, "--board": board, "--k": k},
+            "cannot change a resumed run (the checkpoint fixes them)",
+        )
         resumed = _load_checkpoint(resume_path, algorithm)
         config = resumed[0]
         episodes, seed, geometry, opponent = (
@@ -437,20 +419,7 @@ def train_command(
     if as_json:
         print_json(summary)
         return
-    out.print(
-        f"Trained {algorithm} for {trainer.done - first:,} episodes"
-        f"{f' (resumed at {first:,})' if resumed is not None else ''} in {seconds:.2f} s "
-        f"({summary['episodes_per_second']:,} episodes/s); saved to {out_path}."
-    )
-    for seat, report in summary.get("evaluation", {}).items():
-        res = report["vs_random"]
-        out.print(
-            f"  as {seat}: worst case {report['worst_case']:+d}, optimal share "
-            f"{report['optimal_share']:.4f}, vs random W {res['win']:.4f} "
-            f"D {res['draw']:.4f} L {res['loss']:.4f}"
-        )
-    if curve is not None:
-        out.print(f"Learning curve: {curve}")
+    print_summary(summary, trained=trainer.done - first, unit="episodes", curve=curve)
 
 
 def _refuse(given: dict[str, Any], reason: str) -> None:

@@ -4,6 +4,7 @@ short form of a curve point shown beside it."""
 from __future__ import annotations
 
 import signal
+from pathlib import Path
 from typing import Any
 
 from rich.progress import (
@@ -15,9 +16,9 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from tttlab.cli.common import err
+from tttlab.cli.common import err, out
 
-__all__ = ["StopOnSignal", "progress_bar", "short"]
+__all__ = ["StopOnSignal", "print_summary", "progress_bar", "short"]
 
 
 class StopOnSignal:
@@ -70,3 +71,23 @@ def progress_bar() -> Progress:
         console=err,
         transient=False,
     )
+
+
+def print_summary(summary: dict[str, Any], *, trained: int, unit: str, curve: Path | None) -> None:
+    """The human form of ``ttt train --json``: what ran, then each seat's exact report."""
+    first = summary["resumed_from"]
+    out.print(
+        f"Trained {summary['algorithm']} for {trained:,} {unit}"
+        f"{f' (resumed at {first:,})' if first is not None else ''} in "
+        f"{summary['seconds']:.2f} s ({summary['episodes_per_second']:,} "
+        f"{unit.rsplit(' ', 1)[-1]}/s); saved to {summary['out']}."
+    )
+    for seat, report in summary.get("evaluation", {}).items():
+        res = report["vs_random"]
+        out.print(
+            f"  as {seat}: worst case {report['worst_case']:+d}, optimal share "
+            f"{report['optimal_share']:.4f}, vs random W {res['win']:.4f} "
+            f"D {res['draw']:.4f} L {res['loss']:.4f}"
+        )
+    if curve is not None:
+        out.print(f"Learning curve: {curve}")

@@ -106,17 +106,11 @@ def save_agent_file(
     ``checkpoint`` (what :class:`tttlab.train.Trainer` needs to resume) goes into the header;
     a checkpoint is still an ordinary agent file.
     """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise AgentFileError(f"cannot write {target}: folder {folder} does not exist")
     arrays: dict[str, npt.NDArray[Any]] = {
         "ids": agent.space.ids[agent.layout.rows].astype(np.int64)
     }
     arrays.update({k: np.asarray(v, dtype=np.float64) for k, v in agent.tables.items()})
     header = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
         "algorithm": agent.algorithm,
         "board": agent.geometry.name,
         "seats": [s.name for s in agent.seats],
@@ -124,13 +118,8 @@ def save_agent_file(
         "episodes": int(episodes),
         "seed": int(seed),
         "hyperparameters": hyperparameters,
-        "package_version": __version__,
-        "tables": {k: list(v.shape) for k, v in arrays.items()},
-        "checksum": _checksum(arrays),
     }
-    if checkpoint is not None:
-        header["checkpoint"] = checkpoint
-    return _write_archive(target, folder, header, arrays)
+    return _write_archive(Path(path), header, arrays, checkpoint)
 
 
 def save_network_file(
@@ -145,18 +134,12 @@ def save_network_file(
 ) -> Path:
     """Write a network agent to ``path`` atomically; with ``checkpoint`` (header fields)
     and ``state`` (the trainer's arrays, ``state.NNN``) it is a resumable checkpoint."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise AgentFileError(f"cannot write {target}: folder {folder} does not exist")
     arrays: dict[str, npt.NDArray[Any]] = {
         k: np.asarray(v, dtype=np.float32) for k, v in agent.params.items()
     }
     if state:
         arrays.update({k: np.asarray(v) for k, v in state.items()})
     header = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
         "algorithm": agent.algorithm,
         "board": agent.geometry.name,
         "seats": ["X", "O"],
@@ -165,18 +148,30 @@ def save_network_file(
         "seed": int(seed),
         "hyperparameters": hyperparameters,
         "network": agent.architecture.to_json(),
+    }
+    return _write_archive(Path(path), header, arrays, checkpoint)
+
+
+def _write_archive(
+    target: Path,
+    fields: dict[str, Any],
+    arrays: dict[str, npt.NDArray[Any]],
+    checkpoint: dict[str, Any] | None,
+) -> Path:
+    """Write the header (``fields`` plus what every file has) and the arrays atomically."""
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise AgentFileError(f"cannot write {target}: folder {folder} does not exist")
+    header = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        **fields,
         "package_version": __version__,
         "tables": {k: list(v.shape) for k, v in arrays.items()},
         "checksum": _checksum(arrays),
     }
     if checkpoint is not None:
         header["checkpoint"] = checkpoint
-    return _write_archive(target, folder, header, arrays)
-
-
-def _write_archive(
-    target: Path, folder: Path, header: dict[str, Any], arrays: dict[str, npt.NDArray[Any]]
-) -> Path:
     members = {"header.npy": np.array(json.dumps(header, sort_keys=True))}
     members.update({f"{k}.npy": v for k, v in arrays.items()})
     remove_stale_temporaries(target)
