@@ -27,10 +27,14 @@ import numpy.typing as npt
 from tttlab.agents.base import check_playable, sample, uniform
 from tttlab.game import Geometry, Player, Position, StateSpace
 
-__all__ = ["NETWORK_KINDS", "Architecture", "NetworkAgent", "encode"]
+__all__ = ["NETWORK_KINDS", "PERSPECTIVES", "Architecture", "NetworkAgent", "encode"]
 
 #: Algorithm → what its network's head gives.
 NETWORK_KINDS = {"alphazero": "policy-value", "dqn": "q"}
+#: Whose side a network sees the board from and scores moves for: ``mover`` (the mover's
+#: stones first, values for the mover, one network for both seats) or ``x`` (X's stones
+#: first, values for X, which X maximises and O minimises, as the seed's Q-learning).
+PERSPECTIVES = ("mover", "x")
 #: Moves within this much of the best probability (or value) count as ties.
 TIE = 1e-6
 _CHUNK = 1 << 16
@@ -45,10 +49,15 @@ class Architecture:
     cells: int
     hidden: tuple[int, ...]
     head: str  # "policy-value" or "q"
+    perspective: str = "mover"
 
     def __post_init__(self) -> None:
         if self.head not in NETWORK_KINDS.values():
             raise ValueError(f"unknown network head {self.head!r}")
+        if self.perspective not in PERSPECTIVES:
+            raise ValueError(f"unknown network perspective {self.perspective!r}")
+        if self.perspective == "x" and self.head != "q":
+            raise ValueError("only action values (dqn) can be kept from X's side")
         if not self.hidden or any(not 1 <= w <= 4096 for w in self.hidden):
             raise ValueError("hidden layers must be 1 to 4096 wide, at least one layer")
         if len(self.hidden) > 16:
@@ -73,7 +82,13 @@ class Architecture:
         return shapes
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "mlp", "cells": self.cells, "hidden": list(self.hidden), "head": self.head}
+        return {
+            "kind": "mlp",
+            "cells": self.cells,
+            "hidden": list(self.hidden),
+            "head": self.head,
+            "perspective": self.perspective,
+        }
 
     @classmethod
     def from_json(cls, data: Any) -> Architecture:
@@ -89,7 +104,10 @@ class Architecture:
             raise ValueError("network hidden must be a list of integers")
         if not isinstance(head, str):
             raise ValueError("network head must be a string")
-        return cls(cells=cells, hidden=tuple(hidden), head=head)
+        perspective = data.get("perspective", "mover")  # files from before it was named
+        if not isinstance(perspective, str):
+            raise ValueError("network perspective must be a string")
+        return cls(cells=cells, hidden=tuple(hidden), head=head, perspective=perspective)
 
 
 def encode(boards: npt.NDArray[Any], movers: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
@@ -187,8 +205,13 @@ class NetworkAgent:
     def outputs(
         self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
-        """The raw heads for a batch of boards (n × cells, 0/1/2) and movers (1/2)."""
-        return forward(self.architecture, self.params, encode(boards, movers))
+        """The raw heads for a batch of boards (n × cells, 0/1/2) and movers (1/2), from
+        the mover's side whatever the network's perspective."""
+        if self.architecture.perspective == "mover":
+            return forward(self.architecture, self.params, encode(boards, movers))
+        q, _ = forward(self.architecture, self.params, encode(boards, np.ones(len(boards))))
+        sign = np.where(np.asarray(movers).reshape(-1, 1) == int(Player.X), 1.0, -1.0)
+        return (q * sign).astype(np.float32), None
 
     def evaluate_position(self, position: Position) -> tuple[dict[int, float], float | None]:
         """(move → network probability or action value, network value or None)."""

@@ -1,4 +1,5 @@
-"""``ttt train alphazero``: the network learners behind the same surface as the tables.
+"""``ttt train alphazero`` and ``ttt train dqn``: the network learners behind the same
+surface as the tables.
 
 JAX is imported only here, and only when a network learner is asked for, so the base
 install and every other command stay light.
@@ -6,6 +7,7 @@ install and every other command stay light.
 
 from __future__ import annotations
 
+import importlib
 import json
 import time
 from pathlib import Path
@@ -25,30 +27,54 @@ from tttlab.io import load_agent_file, save_network_file
 
 __all__ = ["NETWORK_ALGORITHMS", "NEURAL_OPTIONS", "train_network"]
 
-NETWORK_ALGORITHMS = ("alphazero",)
-#: Command-line option → hyperparameter, for the network learners only.
-NEURAL_OPTIONS = {
+NETWORK_ALGORITHMS = ("alphazero", "dqn")
+_SHARED = {
     "--batch": "batch",
-    "--simulations": "simulations",
     "--hidden": "hidden",
-    "--learning-rate": "learning_rate",
     "--updates": "updates",
     "--minibatch": "minibatch",
     "--replay": "replay",
-    "--opening": "opening",
+}
+#: Per network learner: the command-line options it takes → its hyperparameters.
+NEURAL_OPTIONS: dict[str, dict[str, str]] = {
+    "alphazero": {
+        **_SHARED,
+        "--simulations": "simulations",
+        "--learning-rate": "learning_rate",
+        "--opening": "opening",
+    },
+    "dqn": {
+        "--epsilon": "epsilon",
+        "--epsilon-end": "epsilon_end",
+        "--epsilon-schedule": "epsilon_schedule",
+        "--alpha": "alpha",
+        "--alpha-end": "alpha_end",
+        "--alpha-schedule": "alpha_schedule",
+        "--gamma": "gamma",
+        **_SHARED,
+        "--target-every": "target_every",
+        "--double": "double",
+        "--perspective": "perspective",
+    },
+}
+_CLASSES = {
+    "alphazero": ("AlphaZeroConfig", "AlphaZeroTrainer"),
+    "dqn": ("DQNConfig", "DQNTrainer"),
 }
 
 
-def _neural() -> Any:
-    """The alphazero module, or one line saying how to install the extra."""
+def _neural(algorithm: str) -> tuple[Any, Any, Any]:
+    """(config class, trainer class, default episodes) of a network learner, or one line
+    saying how to install the extra."""
     try:
-        from tttlab.neural import alphazero
+        module = importlib.import_module(f"tttlab.neural.{algorithm}")
     except ImportError as error:
         raise CommandError(
             f"network learners need the neural extra ({error.name} is missing): "
             "pip install 'tttlab[neural]'"
         ) from None
-    return alphazero
+    config, trainer = _CLASSES[algorithm]
+    return getattr(module, config), getattr(module, trainer), module.default_episodes
 
 
 def train_network(
@@ -68,18 +94,18 @@ def train_network(
     as_json: bool,
 ) -> None:
     """Train a network learner; the caller has checked the options that do not apply."""
-    az = _neural()
+    config_class, trainer_class, default_episodes = _neural(algorithm)
     resumed: tuple[Any, dict[str, Any], int] | None = None
     if resume_path is not None:
-        resumed = _load_checkpoint(az, resume_path, algorithm)
+        resumed = _load_checkpoint(config_class, resume_path, algorithm)
         config = resumed[0]
     else:
         try:
-            config = az.AlphaZeroConfig(
-                geometry=geometry,
-                episodes=episodes if episodes is not None else az.default_episodes(geometry),
-                seed=0 if seed is None else seed,
-                **hyperparameters,
+            config = config_class.from_options(
+                geometry,
+                episodes if episodes is not None else default_episodes(geometry),
+                0 if seed is None else seed,
+                hyperparameters,
             )
         except ValueError as error:
             raise CommandError(str(error)) from None
@@ -92,7 +118,7 @@ def train_network(
         writable_target(checkpoint_path, "'--checkpoint'")
 
     with err.status(f"Compiling self-play for {config.geometry.name}…"):
-        trainer = az.AlphaZeroTrainer(config)
+        trainer = trainer_class(config)
         if resumed is not None:
             try:
                 trainer.restore(resumed[1], resumed[2])
@@ -136,7 +162,10 @@ def train_network(
                     task = progress.add_task(algorithm, total=total, info="")
                 if progress is not None and task is not None:
                     rate = (done - first) / max(elapsed, 1e-9)
-                    info = f"{rate:,.0f} games/s loss {losses.get('loss', 0):.3f} {latest}"
+                    info = f"{rate:,.0f} games/s loss {losses.get('loss', 0):.3f}"
+                    if "epsilon" in losses:
+                        info += f" ε {losses['epsilon']:.2f}"
+                    info += f" {latest}"
                     progress.update(task, completed=done, info=info)
         finally:
             if progress is not None:
@@ -196,7 +225,9 @@ def _save(trainer: Any, path: Path, *, checkpoint: bool) -> NetworkAgent:
     return agent
 
 
-def _load_checkpoint(az: Any, path: Path, algorithm: str) -> tuple[Any, dict[str, Any], int]:
+def _load_checkpoint(
+    config_class: Any, path: Path, algorithm: str
+) -> tuple[Any, dict[str, Any], int]:
     try:
         agent = load_agent_file(path)
     except AgentError as error:
@@ -207,7 +238,7 @@ def _load_checkpoint(az: Any, path: Path, algorithm: str) -> tuple[Any, dict[str
     if agent.algorithm != algorithm:
         raise CommandError(f"{path} is a {agent.algorithm} checkpoint, not {algorithm}")
     try:
-        config = az.AlphaZeroConfig.from_header(
+        config = config_class.from_header(
             agent.geometry,
             int(data["episodes"]),
             int(agent.meta["seed"]),

@@ -56,8 +56,8 @@ def _unit_interval(label: str) -> click.FloatRange:
     "--episodes",
     type=click.IntRange(min=1),
     default=None,
-    help="Number of training games (required for tables unless --resume; alphazero: "
-    "self-play games, default by board).",
+    help="Number of training games (required for tables unless --resume; alphazero and "
+    "dqn: self-play games, default by board).",
 )
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed (default 0).")
 @click.option(
@@ -79,7 +79,7 @@ def _unit_interval(label: str) -> click.FloatRange:
     "--alpha",
     type=_unit_interval("alpha"),
     default=None,
-    help="Learning rate (start value of its schedule).",
+    help="Learning rate (start value of its schedule; dqn: adam's step size, default 0.001).",
 )
 @click.option("--alpha-end", type=_unit_interval("alpha"), default=None)
 @click.option("--alpha-schedule", type=click.Choice(SCHEDULE_KINDS), default=None)
@@ -87,7 +87,7 @@ def _unit_interval(label: str) -> click.FloatRange:
     "--gamma",
     type=FiniteFloat(0.0, 1.0),
     default=None,
-    help="Discount for the Q family (default 1).",
+    help="Discount for the Q family and dqn (default 1).",
 )
 @click.option(
     "--draw-reward",
@@ -156,38 +156,57 @@ def _unit_interval(label: str) -> click.FloatRange:
     "--batch",
     type=click.IntRange(1, 1 << 20),
     default=None,
-    help="alphazero: games played at once per iteration (default 256).",
+    help="alphazero, dqn: games played at once per iteration (default 256, 128).",
 )
-@click.option("--hidden", default=None, help="alphazero: hidden layer widths (default 128,128).")
+@click.option(
+    "--hidden", default=None, help="alphazero, dqn: hidden layer widths (default 128,128)."
+)
 @click.option(
     "--learning-rate",
     type=FiniteFloat(0.0, 1.0, min_open=True),
     default=None,
-    help="alphazero: adam's step size (default 0.001).",
+    help="alphazero: adam's step size (default 0.001; dqn: --alpha).",
 )
 @click.option(
     "--updates",
     type=click.IntRange(0, 1 << 16),
     default=None,
-    help="alphazero: gradient steps per iteration (default 32).",
+    help="alphazero, dqn: gradient steps per iteration (default 32, 64).",
 )
 @click.option(
     "--minibatch",
     type=click.IntRange(1, 1 << 20),
     default=None,
-    help="alphazero: positions per gradient step (default 256).",
+    help="alphazero, dqn: positions per gradient step (default 256).",
 )
 @click.option(
     "--replay",
     type=click.IntRange(1, 1 << 12),
     default=None,
-    help="alphazero: iterations of positions kept for training (default 8).",
+    help="alphazero, dqn: iterations of games kept for training (default 8, 32).",
 )
 @click.option(
     "--opening",
     type=click.IntRange(0, 64),
     default=None,
     help="alphazero: at most this many random opening moves per game (default cells-2).",
+)
+@click.option(
+    "--target-every",
+    type=click.IntRange(1, 1 << 24),
+    default=None,
+    help="dqn: gradient steps between copies to the target network (default 64).",
+)
+@click.option(
+    "--double/--no-double",
+    default=None,
+    help="dqn: Double DQN targets (default on).",
+)
+@click.option(
+    "--perspective",
+    type=click.Choice(["mover", "x"]),
+    default=None,
+    help="dqn: values for the mover (default) or for X, which O minimises.",
 )
 @board_options
 @json_option
@@ -220,11 +239,15 @@ def train_command(
     minibatch: int | None,
     replay: int | None,
     opening: int | None,
+    target_every: int | None,
+    double: bool | None,
+    perspective: str | None,
     board: Geometry | None,
     k: int | None,
     as_json: bool,
 ) -> None:
-    """Train ALGORITHM (td, q, sarsa, expected-sarsa, double-q, alphazero); save to --out."""
+    """Train ALGORITHM (td, q, sarsa, expected-sarsa, double-q, alphazero, dqn); save to
+    --out."""
     neural = {
         "--simulations": simulations,
         "--batch": batch,
@@ -234,8 +257,11 @@ def train_command(
         "--minibatch": minibatch,
         "--replay": replay,
         "--opening": opening,
+        "--target-every": target_every,
+        "--double": double,
+        "--perspective": perspective,
     }
-    table_only = {
+    table = {
         "--epsilon": epsilon,
         "--epsilon-end": epsilon_end,
         "--epsilon-schedule": epsilon_schedule,
@@ -248,15 +274,17 @@ def train_command(
         "--as": side,
     }
     if algorithm in NETWORK_ALGORITHMS:
-        _refuse(table_only, f"does not apply to {algorithm}")
+        takes = NEURAL_OPTIONS[algorithm]
+        given = {**table, **neural}
+        _refuse(
+            {n: v for n, v in given.items() if n not in takes}, f"does not apply to {algorithm}"
+        )
         if resume_path is not None:
             _refuse(
-                {**neural, "--episodes": episodes, "--seed": seed, "--board": board, "--k": k},
+                {**given, "--episodes": episodes, "--seed": seed, "--board": board, "--k": k},
                 "cannot change a resumed run (the checkpoint fixes them)",
             )
-        chosen: dict[str, Any] = {
-            NEURAL_OPTIONS[name]: v for name, v in neural.items() if v is not None
-        }
+        chosen: dict[str, Any] = {takes[n]: v for n, v in given.items() if v is not None}
         if "hidden" in chosen:
             chosen["hidden"] = parse_hidden(hidden)
         train_network(
@@ -275,11 +303,13 @@ def train_command(
             as_json=as_json,
         )
         return
-    _refuse(neural, "applies to alphazero only")
+    for name, value in neural.items():
+        users = [a for a in NETWORK_ALGORITHMS if name in NEURAL_OPTIONS[a]]
+        _refuse({name: value}, f"applies to {' and '.join(users)} only")
     resumed: tuple[TrainConfig, dict[str, Any], int, dict[str, Any]] | None = None
     if resume_path is not None:
         _refuse(
-            {"--episodes": episodes, "--seed": seed, **table_only, "--board": board, "--k": k},
+            {"--episodes": episodes, "--seed": seed, **table, "--board": board, "--k": k},
             "cannot change a resumed run (the checkpoint fixes them)",
         )
         resumed = _load_checkpoint(resume_path, algorithm)

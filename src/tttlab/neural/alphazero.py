@@ -29,7 +29,8 @@ import optax  # type: ignore[import-untyped]
 
 from tttlab.agents.network import Architecture, NetworkAgent
 from tttlab.game import Geometry
-from tttlab.neural.network import Network, from_params, init_network, to_params
+from tttlab.neural.loop import IterationTrainer, ring_write, uniform_legal
+from tttlab.neural.network import Network, init_network, to_params
 from tttlab.vector import State, make
 
 __all__ = ["AlphaZeroConfig", "AlphaZeroTrainer", "default_episodes"]
@@ -124,6 +125,13 @@ class AlphaZeroConfig:
         }
 
     @classmethod
+    def from_options(
+        cls, geometry: Geometry, episodes: int, seed: int, options: dict[str, Any]
+    ) -> AlphaZeroConfig:
+        """The configuration ``ttt train alphazero`` builds (options by field name)."""
+        return cls(geometry=geometry, episodes=episodes, seed=seed, **options)
+
+    @classmethod
     def from_header(
         cls, geometry: Geometry, episodes: int, seed: int, header: dict[str, Any]
     ) -> AlphaZeroConfig:
@@ -137,12 +145,6 @@ class AlphaZeroConfig:
 
 
 _MIN_LOGIT = float(np.finfo(np.float32).min)
-
-
-def _uniform_legal(key: jax.Array, state: State) -> jax.Array:
-    """A uniformly random legal move in each game of a batch."""
-    noise = jax.random.uniform(key, state.legal_action_mask.shape)
-    return jnp.argmax(jnp.where(state.legal_action_mask, noise, -1.0), axis=-1)
 
 
 class _Carry(eqx.Module):
@@ -159,7 +161,7 @@ class _Carry(eqx.Module):
     filled: jax.Array  # int32: slots written so far (at most capacity)
 
 
-class AlphaZeroTrainer:
+class AlphaZeroTrainer(IterationTrainer):
     """Runs iterations of self-play and learning; checkpoints are plain arrays."""
 
     def __init__(self, config: AlphaZeroConfig) -> None:
@@ -185,27 +187,7 @@ class AlphaZeroTrainer:
             cursor=jnp.int32(0),
             filled=jnp.int32(0),
         )
-        self.iteration = 0
-        self._step = eqx.filter_jit(self._iterate)
-
-    # -- progress -----------------------------------------------------------------------
-    @property
-    def done(self) -> int:
-        """Self-play games played so far."""
-        return self.iteration * self.config.games_per_iteration
-
-    @property
-    def remaining(self) -> int:
-        return (self.config.iterations - self.iteration) * self.config.games_per_iteration
-
-    def run(self, iterations: int = 1) -> dict[str, float]:
-        """Run up to ``iterations`` iterations (never past the budget); the last losses."""
-        metrics: dict[str, float] = {}
-        for _ in range(min(iterations, self.config.iterations - self.iteration)):
-            self.carry, found = self._step(self.carry)
-            self.iteration += 1
-            metrics = {k: float(v) for k, v in found.items()}
-        return metrics
+        super().__init__()
 
     def agent(self, label: str = "") -> NetworkAgent:
         """The network as it is now, as a (numpy) agent."""
@@ -254,7 +236,7 @@ class AlphaZeroTrainer:
                 gumbel_scale=1.0,
             )
             opened = state._step_count >= opening
-            action = jnp.where(opened, out.action, _uniform_legal(k_random, state))
+            action = jnp.where(opened, out.action, uniform_legal(k_random, state))
             after = jax.vmap(self.env.step)(state, action)
             mover = state.current_player
             reward = jnp.take_along_axis(after.rewards, mover[:, None], axis=1)[:, 0]
@@ -293,7 +275,8 @@ class AlphaZeroTrainer:
         p, vl = (policy_loss * w).sum() / total, (value_loss * w).sum() / total
         return p + vl, (p, vl)
 
-    def _iterate(self, carry: _Carry) -> tuple[_Carry, dict[str, jax.Array]]:
+    def _iterate(self, carry: _Carry, iteration: jax.Array) -> tuple[_Carry, dict[str, jax.Array]]:
+        del iteration
         cfg = self.config
         key, play_key, train_key = jax.random.split(carry.key, 3)
         obs, policy, value, valid = self._selfplay(carry.network, play_key)
@@ -305,12 +288,7 @@ class AlphaZeroTrainer:
             valid.reshape(n),
         )
         start = carry.cursor
-        replay = [
-            jax.lax.dynamic_update_slice_in_dim(old, new, start, axis=0)
-            for old, new in zip(
-                (carry.obs, carry.policy, carry.value, carry.weight), flat, strict=True
-            )
-        ]
+        replay = ring_write((carry.obs, carry.policy, carry.value, carry.weight), flat, start)
         filled = jnp.minimum(carry.filled + n, self.capacity)
         cursor = (start + n) % self.capacity
 
@@ -350,30 +328,3 @@ class AlphaZeroTrainer:
             filled=filled,
         )
         return new, {"loss": last[0], "policy_loss": last[1], "value_loss": last[2]}
-
-    # -- checkpoints --------------------------------------------------------------------
-    def checkpoint_arrays(self) -> dict[str, np.ndarray]:
-        """Everything needed to continue exactly: every array of the carry, by leaf."""
-        leaves = jax.tree_util.tree_leaves(self.carry)
-        return {f"state.{i:03d}": np.asarray(leaf) for i, leaf in enumerate(leaves)}
-
-    def restore(self, arrays: dict[str, np.ndarray], iteration: int) -> None:
-        """Continue from :meth:`checkpoint_arrays`; ValueError when they do not fit."""
-        leaves, treedef = jax.tree_util.tree_flatten(self.carry)
-        if len(arrays) != len(leaves):
-            raise ValueError("the checkpoint holds another training state")
-        restored = []
-        for i, leaf in enumerate(leaves):
-            found = arrays.get(f"state.{i:03d}")
-            if found is None or found.shape != leaf.shape or found.dtype != leaf.dtype:
-                raise ValueError("the checkpoint holds another training state")
-            restored.append(jnp.asarray(found))
-        if not 0 <= iteration <= self.config.iterations:
-            raise ValueError("the checkpoint's progress does not fit its budget")
-        self.carry = jax.tree_util.tree_unflatten(treedef, restored)
-        self.iteration = iteration
-
-    def load_network(self, params: dict[str, Any]) -> None:
-        """Start from a saved network's parameters (keeps the optimiser fresh)."""
-        network = from_params(self.config.architecture, params)
-        self.carry = eqx.tree_at(lambda c: c.network, self.carry, network)

@@ -25,6 +25,7 @@ __all__ = [
     "config_from_checkpoint",
     "config_from_options",
     "default_config",
+    "schedule_from_options",
 ]
 
 ALGORITHMS = ("td", "q", "sarsa", "expected-sarsa", "double-q")
@@ -185,7 +186,7 @@ HYPERPARAMETERS = (
 )
 
 
-def _schedule(
+def schedule_from_options(
     kind: str | None, start: float | None, end: float | None, default: Schedule
 ) -> Schedule | None:
     if kind is None and start is None and end is None:
@@ -234,13 +235,13 @@ def config_from_options(
         episodes,
         seed,
         geometry=geometry,
-        epsilon=_schedule(
+        epsilon=schedule_from_options(
             given.get("epsilon-schedule"),
             given.get("epsilon"),
             given.get("epsilon-end"),
             base.epsilon,
         ),
-        alpha=_schedule(
+        alpha=schedule_from_options(
             given.get("alpha-schedule"), given.get("alpha"), given.get("alpha-end"), base.alpha
         ),
         gamma=given.get("gamma"),

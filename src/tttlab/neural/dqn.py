@@ -1,0 +1,394 @@
+"""Deep Q-learning (DQN) by self-play on the batched environment.
+
+The seeds' Q-learning with a network in place of the table. One *iteration* plays
+``batch`` games at once from the empty board to the end, every move ε-greedy on the
+network's action values (illegal moves masked: never chosen, never bootstrapped from),
+writes every transition into a replay of recent ones, then takes ``updates`` adam steps
+on minibatches drawn from the replay, each under a random symmetry of the board. The
+target of a transition (s, a, r, s′) is
+
+    y = r                                      when s′ ends the game,
+    y = r − γ · Q_target(s′, argmax_a′ Q(s′, a′))   otherwise (Double DQN),
+
+with values from the mover's side: the next position belongs to the other player, so its
+best value counts against the mover (negamax; X maximises and O minimises, as in the
+seed). Without ``double`` the bootstrap is max_a′ Q_target(s′, a′). The target network
+is a copy of the online one, refreshed every ``target_every`` gradient steps.
+
+``perspective`` picks the representation: ``mover`` (default) shows the network the board
+from the mover's side and reads its values as the mover's, so one function serves both
+seats; ``x`` shows it X's and O's stones and reads X's values, which X maximises and O
+minimises, exactly as the seed's table. The README compares them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax  # type: ignore[import-untyped]
+
+from tttlab.agents.network import PERSPECTIVES, Architecture, NetworkAgent
+from tttlab.game import Geometry
+from tttlab.neural.loop import IterationTrainer, ring_write, uniform_legal
+from tttlab.neural.network import Network, init_network, to_params
+from tttlab.train.learners import Schedule, schedule_from_options
+from tttlab.vector import State, make
+
+__all__ = ["DQNConfig", "DQNTrainer", "default_episodes", "schedule_value"]
+
+
+def default_episodes(geometry: Geometry) -> int:
+    """Self-play games when ``--episodes`` is not given: what the README's figures use."""
+    if geometry.cells <= 9:
+        return 65536
+    return 1 << 20
+
+
+def schedule_value(schedule: Schedule, t: jax.Array, total: int) -> jax.Array:
+    """``schedule`` at step ``t`` of ``total``, in jnp (the same values as the tables')."""
+    kind, start, end = schedule.row()
+    if kind == 0 or total <= 1:
+        return jnp.asarray(start, jnp.float32)
+    frac = jnp.minimum(t.astype(jnp.float32) / (total - 1), 1.0)
+    if kind == 1:
+        return start + (end - start) * frac
+    return start * (end / start) ** frac
+
+
+@dataclass(frozen=True)
+class DQNConfig:
+    """Everything that fixes a run (with the seed, it fixes the result on a CPU).
+
+    Attributes:
+        geometry: the board.
+        episodes: self-play games in all (rounded up to whole iterations).
+        seed: the seed of every random choice.
+        epsilon: exploration over the games (episode t of ``episodes``).
+        alpha: adam's step size over the gradient steps.
+        gamma: the discount.
+        batch: games played at once per iteration.
+        hidden: widths of the network's hidden layers.
+        updates: gradient steps per iteration.
+        minibatch: transitions per gradient step.
+        replay: iterations of transitions the replay keeps.
+        target_every: gradient steps between copies of the online network to the target.
+        double: Double DQN (the online network picks the bootstrap move, the target
+            network values it).
+        perspective: ``mover`` or ``x`` (see the module's doc).
+        augment: train on a random symmetry of each transition.
+    """
+
+    geometry: Geometry
+    episodes: int
+    seed: int = 0
+    epsilon: Schedule = field(default_factory=lambda: Schedule("linear", 1.0, 0.05))
+    alpha: Schedule = field(default_factory=lambda: Schedule("constant", 1e-3))
+    gamma: float = 1.0
+    batch: int = 128
+    hidden: tuple[int, ...] = (128, 128)
+    updates: int = 64
+    minibatch: int = 256
+    replay: int = 32
+    target_every: int = 64
+    double: bool = True
+    perspective: str = "mover"
+    augment: bool = True
+
+    def __post_init__(self) -> None:
+        checks = {
+            "episodes": self.episodes >= 1,
+            "gamma": math.isfinite(self.gamma) and 0 <= self.gamma <= 1,
+            "batch": 1 <= self.batch <= 1 << 20,
+            "updates": 0 <= self.updates <= 1 << 16,
+            "minibatch": 1 <= self.minibatch <= 1 << 20,
+            "replay": 1 <= self.replay <= 1 << 12,
+            "target-every": 1 <= self.target_every <= 1 << 24,
+            "perspective": self.perspective in PERSPECTIVES,
+        }
+        bad = [name for name, ok in checks.items() if not ok]
+        if bad:
+            raise ValueError(f"dqn: out-of-range {', '.join(bad)}")
+        self.epsilon.validate("epsilon")
+        self.alpha.validate("alpha")
+        self.architecture  # noqa: B018 (checks the widths)
+
+    @property
+    def architecture(self) -> Architecture:
+        return Architecture(self.geometry.cells, self.hidden, "q", self.perspective)
+
+    @property
+    def games_per_iteration(self) -> int:
+        return min(self.batch, self.episodes)
+
+    @property
+    def iterations(self) -> int:
+        return -(-self.episodes // self.games_per_iteration)
+
+    def header(self) -> dict[str, Any]:
+        """The hyperparameters, as agent files and ``--json`` show them."""
+        return {
+            "epsilon": asdict(self.epsilon),
+            "alpha": asdict(self.alpha),
+            "gamma": self.gamma,
+            "batch": self.games_per_iteration,
+            "hidden": list(self.hidden),
+            "updates": self.updates,
+            "minibatch": self.minibatch,
+            "replay": self.replay,
+            "target_every": self.target_every,
+            "double": self.double,
+            "perspective": self.perspective,
+            "augment": self.augment,
+        }
+
+    @classmethod
+    def from_options(
+        cls, geometry: Geometry, episodes: int, seed: int, options: dict[str, Any]
+    ) -> DQNConfig:
+        """The configuration ``ttt train dqn`` builds: schedules from ``epsilon``,
+        ``epsilon_end``, ``epsilon_schedule`` and the same for ``alpha`` (a start value
+        alone makes a constant schedule, as for the tables); the rest by field name."""
+        options = dict(options)
+        defaults = cls(geometry=geometry, episodes=1)
+        for name in ("epsilon", "alpha"):
+            chosen = schedule_from_options(
+                options.pop(f"{name}_schedule", None),
+                options.pop(name, None),
+                options.pop(f"{name}_end", None),
+                getattr(defaults, name),
+            )
+            if chosen is not None:
+                options[name] = chosen
+        return cls(geometry=geometry, episodes=episodes, seed=seed, **options)
+
+    @classmethod
+    def from_header(
+        cls, geometry: Geometry, episodes: int, seed: int, header: dict[str, Any]
+    ) -> DQNConfig:
+        known = {f.name for f in dataclasses.fields(cls)} - {"geometry", "episodes", "seed"}
+        options = {k.replace("-", "_"): v for k, v in header.items()}
+        if not set(options) <= known:
+            raise ValueError(f"unknown hyperparameters {sorted(set(options) - known)}")
+        for name in ("epsilon", "alpha"):
+            if name in options:
+                if not isinstance(options[name], dict):
+                    raise ValueError(f"{name} is not a schedule")
+                options[name] = Schedule(**options[name])
+        if "hidden" in options:
+            options["hidden"] = tuple(options["hidden"])
+        return cls(geometry=geometry, episodes=episodes, seed=seed, **options)
+
+
+class Batch(eqx.Module):
+    """Transitions (s, a, r, s′): positions from the mover's side, the reward for the
+    mover, whether s′ ends the game, and a weight (0 for padding after a game's end)."""
+
+    obs: jax.Array  # (n, cells, 2) bool
+    action: jax.Array  # (n,) int32
+    reward: jax.Array  # (n,) float32
+    next_obs: jax.Array  # (n, cells, 2) bool
+    done: jax.Array  # (n,) bool
+    weight: jax.Array  # (n,) float32
+
+
+class _Carry(eqx.Module):
+    online: Network
+    target: Network
+    opt_state: Any
+    key: jax.Array
+    replay: Batch
+    cursor: jax.Array  # int32: the next slot to write
+    filled: jax.Array  # int32: slots written so far (at most capacity)
+    steps: jax.Array  # int32: gradient steps so far
+
+
+def _x_to_move(obs: jax.Array) -> jax.Array:
+    """Whether X moves, from a mover-side observation (X moves when the counts are even)."""
+    return obs[..., 0].sum(-1) == obs[..., 1].sum(-1)
+
+
+class DQNTrainer(IterationTrainer):
+    """Runs iterations of ε-greedy self-play and Q-learning; checkpoints are arrays."""
+
+    def __init__(self, config: DQNConfig) -> None:
+        self.config = config
+        self.env = make(config.geometry)
+        g = config.geometry
+        self.cells = g.cells
+        perms = np.array(g.symmetries, dtype=np.int32)
+        self.perms = jnp.asarray(perms)
+        self.inverse = jnp.asarray(np.argsort(perms, axis=1).astype(np.int32))
+        total_steps = config.iterations * config.updates
+        self.optimizer = optax.adam(lambda t: schedule_value(config.alpha, t, total_steps))
+        self.per_iteration = config.games_per_iteration * g.cells
+        self.capacity = self.per_iteration * config.replay
+        key = jax.random.PRNGKey(config.seed)
+        key, init_key = jax.random.split(key)
+        network = init_network(config.architecture, init_key)
+        n = self.capacity
+        self.carry = _Carry(
+            online=network,
+            target=network,
+            opt_state=self.optimizer.init(eqx.filter(network, eqx.is_array)),
+            key=key,
+            replay=Batch(
+                obs=jnp.zeros((n, g.cells, 2), jnp.bool_),
+                action=jnp.zeros(n, jnp.int32),
+                reward=jnp.zeros(n, jnp.float32),
+                next_obs=jnp.zeros((n, g.cells, 2), jnp.bool_),
+                done=jnp.zeros(n, jnp.bool_),
+                weight=jnp.zeros(n, jnp.float32),
+            ),
+            cursor=jnp.int32(0),
+            filled=jnp.int32(0),
+            steps=jnp.int32(0),
+        )
+        super().__init__()
+
+    def agent(self, label: str = "") -> NetworkAgent:
+        """The online network as it is now, as a (numpy) agent."""
+        return NetworkAgent(
+            "dqn",
+            self.config.geometry,
+            self.config.architecture,
+            to_params(self.config.architecture, self.carry.online),
+            label=label,
+        )
+
+    # -- the rule -----------------------------------------------------------------------
+    def q_values(self, network: Network, obs: jax.Array) -> jax.Array:
+        """Action values from the mover's side for mover-side observations (n, cells, 2)."""
+        if self.config.perspective == "mover":
+            return jax.vmap(network)(obs)[0]
+        x_moves = _x_to_move(obs)
+        absolute = jnp.where(x_moves[:, None, None], obs, obs[..., ::-1])
+        q = jax.vmap(network)(absolute)[0]
+        return jnp.where(x_moves[:, None], q, -q)
+
+    def targets(self, online: Network, target: Network, batch: Batch) -> jax.Array:
+        """y for each transition (see the module's doc); no gradient flows through it."""
+        legal = ~(batch.next_obs[..., 0] | batch.next_obs[..., 1])
+        q_target = self.q_values(target, batch.next_obs)
+        if self.config.double:
+            q_online = self.q_values(online, batch.next_obs)
+            pick = jnp.argmax(jnp.where(legal, q_online, -jnp.inf), axis=-1)
+            boot = jnp.take_along_axis(q_target, pick[:, None], axis=1)[:, 0]
+        else:
+            boot = jnp.max(jnp.where(legal, q_target, -jnp.inf), axis=-1)
+        boot = jnp.where(batch.done | ~legal.any(-1), 0.0, boot)
+        y: jax.Array = jax.lax.stop_gradient(batch.reward - self.config.gamma * boot)
+        return y
+
+    def loss(self, online: Network, target: Network, batch: Batch) -> jax.Array:
+        """Half the weighted mean squared error between Q(s, a) and its target."""
+        y = self.targets(online, target, batch)
+        q = self.q_values(online, batch.obs)
+        chosen = jnp.take_along_axis(q, batch.action[:, None], axis=1)[:, 0]
+        total = jnp.maximum(batch.weight.sum(), 1.0)
+        return 0.5 * jnp.sum(batch.weight * (chosen - y) ** 2) / total
+
+    def update(
+        self, online: Network, target: Network, opt_state: Any, batch: Batch
+    ) -> tuple[Network, Any, jax.Array]:
+        """One adam step on :meth:`loss`: (new online network, optimiser state, loss)."""
+        loss, grads = eqx.filter_value_and_grad(self.loss)(online, target, batch)
+        updates, opt_state = self.optimizer.update(
+            grads, opt_state, eqx.filter(online, eqx.is_array)
+        )
+        return eqx.apply_updates(online, updates), opt_state, loss
+
+    # -- one iteration ------------------------------------------------------------------
+    def _selfplay(self, network: Network, key: jax.Array, epsilon: jax.Array) -> Batch:
+        games = self.config.games_per_iteration
+        key, k_init = jax.random.split(key)
+        state = jax.vmap(self.env.init)(jax.random.split(k_init, games))
+
+        def move(state: State, key: jax.Array) -> tuple[State, Batch]:
+            k_explore, k_random = jax.random.split(key)
+            obs = state.observation.reshape(games, self.cells, 2)
+            q = self.q_values(network, obs)
+            greedy = jnp.argmax(jnp.where(state.legal_action_mask, q, -jnp.inf), axis=-1)
+            explore = jax.random.uniform(k_explore, (games,)) < epsilon
+            action = jnp.where(explore, uniform_legal(k_random, state), greedy)
+            after = jax.vmap(self.env.step)(state, action)
+            mover = state.current_player
+            reward = jnp.take_along_axis(after.rewards, mover[:, None], axis=1)[:, 0]
+            record = Batch(
+                obs=obs,
+                action=action.astype(jnp.int32),
+                reward=reward.astype(jnp.float32),
+                next_obs=after.observation.reshape(games, self.cells, 2),
+                done=after.terminated,
+                weight=(~state.terminated).astype(jnp.float32),
+            )
+            return after, record
+
+        _, plies = jax.lax.scan(move, state, jax.random.split(key, self.cells))
+        flat: Batch = jax.tree_util.tree_map(lambda a: a.reshape(-1, *a.shape[2:]), plies)
+        return flat
+
+    def _augment(self, batch: Batch, key: jax.Array) -> Batch:
+        pick = jax.random.randint(key, (batch.action.shape[0],), 0, len(self.perms))
+        perm, inverse = self.perms[pick], self.inverse[pick]
+        moved: Batch = eqx.tree_at(
+            lambda b: (b.obs, b.next_obs, b.action),
+            batch,
+            (
+                jnp.take_along_axis(batch.obs, perm[:, :, None], axis=1),
+                jnp.take_along_axis(batch.next_obs, perm[:, :, None], axis=1),
+                jnp.take_along_axis(inverse, batch.action[:, None], axis=1)[:, 0],
+            ),
+        )
+        return moved
+
+    def _iterate(self, carry: _Carry, iteration: jax.Array) -> tuple[_Carry, dict[str, jax.Array]]:
+        cfg = self.config
+        key, play_key, train_key = jax.random.split(carry.key, 3)
+        episode = iteration * cfg.games_per_iteration
+        epsilon = schedule_value(cfg.epsilon, episode, cfg.episodes)
+        fresh = self._selfplay(carry.online, play_key, epsilon)
+        leaves, treedef = jax.tree_util.tree_flatten(carry.replay)
+        written = ring_write(tuple(leaves), tuple(jax.tree_util.tree_leaves(fresh)), carry.cursor)
+        replay: Batch = jax.tree_util.tree_unflatten(treedef, written)
+        filled = jnp.minimum(carry.filled + self.per_iteration, self.capacity)
+        cursor = (carry.cursor + self.per_iteration) % self.capacity
+
+        def step(
+            state: tuple[Network, Network, Any, jax.Array], key: jax.Array
+        ) -> tuple[tuple[Network, Network, Any, jax.Array], jax.Array]:
+            online, target, opt_state, steps = state
+            k_pick, k_sym = jax.random.split(key)
+            pick = jax.random.randint(k_pick, (cfg.minibatch,), 0, filled)
+            batch = jax.tree_util.tree_map(lambda a: a[pick], replay)
+            if cfg.augment:
+                batch = self._augment(batch, k_sym)
+            online, opt_state, loss = self.update(online, target, opt_state, batch)
+            steps = steps + 1
+            copy = steps % cfg.target_every == 0
+            target = jax.tree_util.tree_map(lambda t, o: jnp.where(copy, o, t), target, online)
+            return (online, target, opt_state, steps), loss
+
+        (online, target, opt_state, steps), losses = jax.lax.scan(
+            step,
+            (carry.online, carry.target, carry.opt_state, carry.steps),
+            jax.random.split(train_key, cfg.updates),
+        )
+        new = _Carry(
+            online=online,
+            target=target,
+            opt_state=opt_state,
+            key=key,
+            replay=replay,
+            cursor=cursor,
+            filled=filled,
+            steps=steps,
+        )
+        last = losses[-1] if cfg.updates else jnp.float32(0)
+        return new, {"loss": last, "epsilon": epsilon}
