@@ -115,7 +115,8 @@ def test_resume_gives_the_same_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_ctrl_c_saves_the_network(tmp_path: Path) -> None:
+@pytest.mark.parametrize("algorithm", ["alphazero", "dqn"])
+def test_ctrl_c_saves_the_network(tmp_path: Path, algorithm: str) -> None:
     out = tmp_path / "long.npz"
     proc = subprocess.Popen(
         [
@@ -123,7 +124,7 @@ def test_ctrl_c_saves_the_network(tmp_path: Path) -> None:
             "-m",
             "tttlab",
             "train",
-            "alphazero",
+            algorithm,
             "--episodes",
             "100000000",
             "--batch",
@@ -150,6 +151,7 @@ def test_ctrl_c_saves_the_network(tmp_path: Path) -> None:
     assert "Traceback" not in stderr
     agent = load_agent_file(out)
     assert isinstance(agent, NetworkAgent)
+    assert agent.algorithm == algorithm
     assert 0 < agent.meta["episodes"] < 100_000_000
 
 

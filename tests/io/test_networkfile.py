@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tttlab.agents import AgentError
-from tttlab.agents.network import Architecture, NetworkAgent
+from tttlab.agents.network import Architecture, NetworkAgent, encode, forward
 from tttlab.game import DEFAULT, Geometry, Position
 from tttlab.io import (
     AgentFileError,
@@ -147,6 +147,9 @@ def test_damage_is_one_error(tmp_path: Path) -> None:
         ("network", {"kind": "mlp", "cells": 16, "hidden": [16, 8], "head": "policy-value"}),
         ("network", {"kind": "mlp", "cells": 9, "hidden": [16, 8], "head": "q"}),
         ("network", {"kind": "mlp", "cells": 9, "hidden": ["16"], "head": "policy-value"}),
+        ("network", {**header["network"], "perspective": "x"}),  # x is for q heads only
+        ("network", {**header["network"], "perspective": "o"}),
+        ("network", {**header["network"], "perspective": 1}),
         ("algorithm", "muzero"),
     ):
         changed_header = {**header, field: value}
@@ -165,6 +168,38 @@ def test_damage_is_one_error(tmp_path: Path) -> None:
     agent.params["value.bias"][0] = np.inf
     with pytest.raises(AgentFileError, match="non-finite"):
         load_agent_file(_save(agent, tmp_path / "inf.npz"))
+
+
+def test_the_x_perspective_round_trips_and_old_files_read_as_mover(tmp_path: Path) -> None:
+    mover = random_network(algorithm="dqn", seed=4)
+    x_side = NetworkAgent(
+        "dqn", DEFAULT, Architecture(9, (16, 8), "q", perspective="x"), mover.params
+    )
+    loaded = load_agent_file(_save(x_side, tmp_path / "x.npz"))
+    assert isinstance(loaded, NetworkAgent)
+    assert loaded.architecture.perspective == "x"
+    assert _header(tmp_path / "x.npz")["network"]["perspective"] == "x"  # type: ignore[index]
+    # the same arrays read from X's side: when X moves, the planes are the mover's and
+    # the values are the same; when O moves, the planes stay X's and the values negate
+    x_moves, o_moves = Position.from_string("XO......."), Position.from_string("X...O..X.")
+    assert loaded.move_values(x_moves) == mover.move_values(x_moves)
+    raw, _ = forward(x_side.architecture, x_side.params, encode(np.array([o_moves.cells]), [1]))
+    o_values = loaded.move_values(o_moves)
+    assert o_values is not None
+    assert o_values == {m: pytest.approx(-float(raw[0, m])) for m in o_moves.legal_moves}
+    assert o_values != mover.move_values(o_moves)
+    position = o_moves
+    # an old file: no perspective named, so mover
+    path = _save(mover, tmp_path / "old.npz")
+    members = _members(path)
+    header = _header(path)
+    network = dict(header["network"])  # type: ignore[call-overload]
+    del network["perspective"]
+    old = {**members, "header.npy": _npy(np.array(json.dumps({**header, "network": network})))}
+    reloaded = load_agent_file(_write(tmp_path / "older.npz", old))
+    assert isinstance(reloaded, NetworkAgent)
+    assert reloaded.architecture.perspective == "mover"
+    assert reloaded.move_values(position) == mover.move_values(position)
 
 
 def test_flipped_bytes_never_escape(tmp_path: Path) -> None:

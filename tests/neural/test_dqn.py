@@ -1,0 +1,246 @@
+"""DQN on the batched environment: the update rule by hand, masking, exact judgements."""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from tttlab.agents.network import NetworkAgent, encode, forward
+from tttlab.evaluate import evaluate
+from tttlab.game import Geometry, Position
+from tttlab.neural.dqn import Batch, DQNConfig, DQNTrainer
+from tttlab.neural.network import init_network, to_params
+from tttlab.train.learners import Schedule
+
+
+def mover_obs(text: str) -> np.ndarray:
+    """A position's observation from its mover's side: (cells, 2) bool."""
+    position = Position.from_string(text)
+    cells = np.array(position.cells)
+    return encode(cells[None], np.array([int(position.to_move)]))[0].reshape(-1, 2) > 0
+
+
+def hand_batch() -> tuple[Batch, list[str]]:
+    """Two transitions by hand: X completes the top row (the end, reward 1), and a quiet
+    move that leaves a position for O (reward 0; O's best reply is what bootstraps)."""
+    rows = [
+        ("XX./OO./...", 2, "XXX/OO./...", 1.0, True),
+        ("X../.O./...", 8, "X../.O./..X", 0.0, False),
+    ]
+    batch = Batch(
+        obs=jnp.asarray(np.stack([mover_obs(s) for s, *_ in rows])),
+        action=jnp.asarray([a for _, a, *_ in rows], jnp.int32),
+        reward=jnp.asarray([r for *_, r, _ in rows], jnp.float32),
+        next_obs=jnp.asarray(
+            np.stack([mover_obs(n) if not d else mover_obs(s) for s, _, n, _, d in rows])
+        ),
+        done=jnp.asarray([d for *_, d in rows]),
+        weight=jnp.ones(2, jnp.float32),
+    )
+    # the next observation of the end is never read (done); keep it a legal shape
+    return batch, [n for _, _, n, _, _ in rows]
+
+
+def numpy_q(config: DQNConfig, network: eqx.Module, text: str) -> np.ndarray:
+    """Action values from the mover's side, by the numpy forward pass of agent files."""
+    agent = NetworkAgent(
+        "dqn", config.geometry, config.architecture, to_params(config.architecture, network)
+    )
+    position = Position.from_string(text)
+    q, _ = agent.outputs(np.array([position.cells]), np.array([int(position.to_move)]))
+    return np.asarray(q[0], np.float64)
+
+
+@pytest.mark.parametrize("perspective", ["mover", "x"])
+@pytest.mark.parametrize("double", [True, False])
+def test_targets_and_one_adam_step_by_hand(perspective: str, double: bool) -> None:
+    lr, gamma = 0.01, 0.9
+    config = DQNConfig(
+        Geometry(),
+        episodes=1,
+        gamma=gamma,
+        hidden=(16,),
+        double=double,
+        perspective=perspective,
+        alpha=Schedule("constant", lr),
+    )
+    trainer = DQNTrainer(config)
+    online = init_network(config.architecture, jax.random.PRNGKey(1))
+    target = init_network(config.architecture, jax.random.PRNGKey(2))
+    batch, nexts = hand_batch()
+
+    # y by hand: 1 for the win; for the quiet move, −γ · (target's value of O's reply),
+    # the reply picked by the online network (double) or the target network (not)
+    after = Position.from_string(nexts[1])
+    legal = list(after.legal_moves)
+    q_online, q_target = numpy_q(config, online, nexts[1]), numpy_q(config, target, nexts[1])
+    chooser = q_online if double else q_target
+    reply = legal[int(np.argmax(chooser[legal]))]
+    expected = np.array([1.0, -gamma * q_target[reply]])
+    found = np.asarray(trainer.targets(online, target, batch), np.float64)
+    np.testing.assert_allclose(found, expected, rtol=1e-5, atol=1e-6)
+
+    # the loss: half the mean squared error of Q(s, a) against y
+    q_before = np.array(
+        [numpy_q(config, online, "XX./OO./...")[2], numpy_q(config, online, "X../.O./...")[8]]
+    )
+    loss = float(trainer.loss(online, target, batch))
+    assert loss == pytest.approx(0.5 * np.mean((q_before - expected) ** 2), rel=1e-5)
+
+    # one adam step from a fresh state moves every parameter by −lr · g / (|g| + eps),
+    # with g the gradient of that loss taken here independently
+    y = jnp.asarray(expected, jnp.float32)
+
+    def by_hand(network: eqx.Module) -> jax.Array:
+        q = trainer.q_values(network, batch.obs)
+        chosen = q[jnp.arange(2), batch.action]
+        return 0.5 * jnp.mean((chosen - y) ** 2)
+
+    grads = eqx.filter_grad(by_hand)(online)
+    opt_state = trainer.optimizer.init(eqx.filter(online, eqx.is_array))
+    stepped, _, reported = trainer.update(online, target, opt_state, batch)
+    assert float(reported) == pytest.approx(loss, rel=1e-6)
+    for before, after_, g in zip(
+        jax.tree_util.tree_leaves(eqx.filter(online, eqx.is_array)),
+        jax.tree_util.tree_leaves(eqx.filter(stepped, eqx.is_array)),
+        jax.tree_util.tree_leaves(grads),
+        strict=True,
+    ):
+        g = np.asarray(g, np.float64)
+        want = np.asarray(before, np.float64) - lr * g / (np.abs(g) + 1e-8)
+        np.testing.assert_allclose(np.asarray(after_), want, rtol=1e-4, atol=1e-6)
+    # and the values it was fitted on move towards their targets
+    assert float(trainer.loss(stepped, target, batch)) < loss
+
+
+def test_the_bootstrap_never_values_an_occupied_cell() -> None:
+    config = DQNConfig(Geometry(), episodes=1, hidden=(8,), double=False)
+    trainer = DQNTrainer(config)
+    network = init_network(config.architecture, jax.random.PRNGKey(0))
+    # O's reply values peak at cell 0, which X holds: the max must skip it
+    bias = network.heads[0].bias.at[0].set(100.0)
+    tempting = eqx.tree_at(lambda n: n.heads[0].bias, network, bias)
+    batch, nexts = hand_batch()
+    y = np.asarray(trainer.targets(tempting, tempting, batch))
+    legal = list(Position.from_string(nexts[1]).legal_moves)
+    assert y[1] == pytest.approx(-max(numpy_q(config, tempting, nexts[1])[legal]), rel=1e-5)
+    assert y[1] > -50
+
+
+def test_numpy_forward_equals_the_trainer_in_both_perspectives() -> None:
+    rng = np.random.default_rng(0)
+    for perspective in ("mover", "x"):
+        config = DQNConfig(Geometry(3, 4, 3), episodes=1, hidden=(32, 16), perspective=perspective)
+        trainer = DQNTrainer(config)
+        network = init_network(config.architecture, jax.random.PRNGKey(5))
+        positions = []
+        for _ in range(40):
+            position = Position.initial(config.geometry)
+            for _ in range(int(rng.integers(0, 8))):
+                if position.is_terminal:
+                    break
+                position = position.apply(int(rng.choice(list(position.legal_moves))))
+            positions.append(position)
+        boards = np.array([p.cells for p in positions])
+        movers = np.array([int(p.to_move) for p in positions])
+        obs = encode(boards, movers).reshape(len(positions), -1, 2) > 0
+        ours = np.asarray(trainer.q_values(network, jnp.asarray(obs)))
+        agent = NetworkAgent(
+            "dqn", config.geometry, config.architecture, to_params(config.architecture, network)
+        )
+        theirs, _ = agent.outputs(boards, movers)
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
+    # the x perspective reads the board from X's side: raw values of the same planes
+    params = to_params(config.architecture, network)
+    x_side, _ = forward(config.architecture, params, encode(boards, np.ones(len(boards))))
+    np.testing.assert_allclose(theirs * np.where(movers == 1, 1, -1)[:, None], x_side, atol=1e-5)
+
+
+@pytest.mark.parametrize("epsilon", [0.0, 0.5, 1.0])
+def test_self_play_plays_only_legal_moves_and_records_them_faithfully(epsilon: float) -> None:
+    config = DQNConfig(Geometry(), episodes=256, batch=256, hidden=(16,))
+    trainer = DQNTrainer(config)
+    play = jax.jit(trainer._selfplay)
+    batch = play(trainer.carry.online, jax.random.PRNGKey(7), jnp.float32(epsilon))
+    augmented = trainer._augment(batch, jax.random.PRNGKey(8))
+    for b in (batch, augmented):
+        obs, nxt = np.asarray(b.obs), np.asarray(b.next_obs)
+        action, live = np.asarray(b.action), np.asarray(b.weight) > 0
+        occupied, after = obs.any(-1), nxt.any(-1)
+        rows = np.arange(len(action))
+        assert not occupied[rows, action][live].any()  # never onto a stone
+        # the next position is this one plus the one stone, seen from the other side
+        placed = after & ~occupied
+        assert (placed.sum(-1)[live] == 1).all()
+        assert placed[rows, action][live].all()
+        np.testing.assert_array_equal(nxt[live][..., 1] & occupied[live], obs[live][..., 0])
+    # every game is recorded to its end: one ending transition per game, rewards 1 or 0
+    done, reward = np.asarray(batch.done), np.asarray(batch.reward)
+    live = np.asarray(batch.weight) > 0
+    ends = np.asarray(batch.done & (batch.weight > 0))
+    assert ends.sum() == config.games_per_iteration
+    assert set(np.unique(reward[live & done])) <= {0.0, 1.0}
+    assert (reward[live & ~done] == 0).all()
+    games = live.reshape(config.geometry.cells, -1).sum(0)
+    assert games.min() >= 5
+    assert games.max() <= 9
+
+
+@pytest.fixture(scope="module")
+def short_run() -> DQNTrainer:
+    trainer = DQNTrainer(DQNConfig(Geometry(), episodes=2048, seed=0))
+    trainer.run(16)
+    return trainer
+
+
+def test_a_short_run_beats_random_as_x(short_run: DQNTrainer) -> None:
+    reports = evaluate(short_run.agent(), Geometry())
+    assert reports["X"].win >= 0.85  # exact share of wins against a uniformly random O
+    assert reports["X"].loss < 0.05
+
+
+def test_same_seed_same_network(short_run: DQNTrainer) -> None:
+    again = DQNTrainer(DQNConfig(Geometry(), episodes=2048, seed=0))
+    again.run(16)
+    first, second = short_run.agent().params, again.agent().params
+    assert all(np.array_equal(first[k], second[k]) for k in first)
+    other = DQNTrainer(DQNConfig(Geometry(), episodes=2048, seed=1))
+    other.run(1)
+    assert not np.array_equal(other.agent().params["q.bias"], first["q.bias"])
+
+
+def test_resume_equals_an_uninterrupted_run() -> None:
+    config = DQNConfig(Geometry(3, 4, 3), episodes=256, seed=2, batch=64, updates=4, replay=2)
+    whole = DQNTrainer(config)
+    whole.run(4)
+    half = DQNTrainer(config)
+    half.run(2)
+    arrays, iteration = half.checkpoint_arrays(), half.iteration
+    resumed = DQNTrainer(config)
+    resumed.restore(arrays, iteration)
+    resumed.run(2)
+    assert resumed.done == whole.done == 256
+    a, b = whole.agent().params, resumed.agent().params
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    with pytest.raises(ValueError, match="another training state"):
+        DQNTrainer(DQNConfig(Geometry(), episodes=256)).restore(arrays, 2)
+
+
+def test_config_limits_and_headers() -> None:
+    for bad in ({"gamma": 1.5}, {"updates": -1}, {"target_every": 0}, {"perspective": "o"}):
+        with pytest.raises(ValueError, match="out-of-range"):
+            DQNConfig(Geometry(), episodes=10, **bad)  # type: ignore[arg-type]
+    config = DQNConfig(Geometry(), episodes=300, batch=128, double=False, perspective="x")
+    assert (config.games_per_iteration, config.iterations) == (128, 3)
+    again = DQNConfig.from_header(Geometry(), 300, 0, config.header())
+    assert again == config
+    with pytest.raises(ValueError, match="unknown"):
+        DQNConfig.from_header(Geometry(), 300, 0, {"simulations": 3})
+    chosen = DQNConfig.from_options(
+        Geometry(), 10, 0, {"epsilon": 0.2, "alpha_schedule": "linear", "alpha_end": 1e-4}
+    )
+    assert chosen.epsilon == Schedule("constant", 0.2)
+    assert chosen.alpha == Schedule("linear", 1e-3, 1e-4)
