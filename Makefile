@@ -56,7 +56,8 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/ttt sweep td q sarsa expected-sarsa double-q --episodes 5000,10000,20000,50000,100000,200000,500000 --seeds 0-11 --out artifacts/episodes_needed.csv --plot artifacts/episodes_needed.png
 	$(BIN)/python benchmarks/load_web.py
 	$(BIN)/python benchmarks/bench_vector.py
-	$(BIN)/python benchmarks/bench_alphazero.py
+	$(BIN)/python benchmarks/bench_network.py --algorithm alphazero
+	$(BIN)/python benchmarks/bench_network.py --algorithm dqn
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.io.test_networkfile import random_network
@@ -13,12 +15,18 @@ from tttlab.io import save_network_file
 from tttlab.web.app import create_app
 
 
-def test_network_agent_is_listed_played_and_evaluated(tmp_path: Path) -> None:
-    agent = random_network(seed=5)
+@pytest.mark.parametrize(("algorithm", "perspective"), [("alphazero", "mover"), ("dqn", "x")])
+def test_network_agent_is_listed_played_and_evaluated(
+    tmp_path: Path, algorithm: str, perspective: str
+) -> None:
+    agent = random_network(algorithm=algorithm, seed=5)
+    agent = dataclasses.replace(
+        agent, architecture=dataclasses.replace(agent.architecture, perspective=perspective)
+    )
     save_network_file(tmp_path / "az.npz", agent, episodes=1, seed=0, hyperparameters={})
     client = TestClient(create_app(tmp_path))
     listed = {a["name"]: a for a in client.get("/api/agents").json()["agents"]}
-    assert listed["az.npz"]["algorithm"] == "alphazero"
+    assert listed["az.npz"]["algorithm"] == algorithm
     assert listed["az.npz"]["seats"] == ["X", "O"]
     reply = client.post("/api/move", json={"position": "X........", "agent": "az.npz"})
     assert reply.status_code == 200
