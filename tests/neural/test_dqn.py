@@ -164,9 +164,13 @@ def test_self_play_plays_only_legal_moves_and_records_them_faithfully(epsilon: f
     config = DQNConfig(Geometry(), episodes=256, batch=256, hidden=(16,))
     trainer = DQNTrainer(config)
     play = jax.jit(trainer._selfplay)
-    batch = play(trainer.carry.online, jax.random.PRNGKey(7), jnp.float32(epsilon))
-    augmented = trainer._augment(batch, jax.random.PRNGKey(8))
-    for b in (batch, augmented):
+    seeded = [
+        play(trainer.carry.online, jax.random.PRNGKey(seed), jnp.float32(epsilon))
+        for seed in range(8)
+    ]  # 2,048 games
+    batch = seeded[0]
+    augmented = [trainer._augment(b, jax.random.PRNGKey(100 + i)) for i, b in enumerate(seeded)]
+    for b in [*seeded, *augmented]:
         obs, nxt = np.asarray(b.obs), np.asarray(b.next_obs)
         action, live = np.asarray(b.action), np.asarray(b.weight) > 0
         occupied, after = obs.any(-1), nxt.any(-1)
