@@ -20,7 +20,7 @@ from tttlab import api
 from tttlab.agents import AgentError
 from tttlab.agents.network import NetworkAgent
 from tttlab.cli.common import CommandError, err, out, print_json, writable_target
-from tttlab.cli.training import StopOnSignal, print_summary, progress_bar, short
+from tttlab.cli.training import EventLog, StopOnSignal, print_summary, progress_bar, short
 from tttlab.evaluate.curves import plot_curve
 from tttlab.game import Geometry, Player
 from tttlab.io import load_agent_file, save_network_file
@@ -86,6 +86,7 @@ def train_network(
     hyperparameters: dict[str, Any],
     curve: Path | None,
     log_path: Path | None,
+    events_path: Path | None,
     eval_every: int | None,
     checkpoint_every: int | None,
     checkpoint_path: Path | None,
@@ -127,7 +128,8 @@ def train_network(
     total = config.iterations * config.games_per_iteration
     every = eval_every or max(1, total // 20)
     seats = (Player.X, Player.O)
-    want_curve = curve is not None or log_path is not None
+    events = EventLog(events_path)
+    want_curve = curve is not None or log_path is not None or events.wanted
     records: list[dict[str, Any]] = []
     if want_curve:
         records.append(api.agent_point(trainer.agent(), config.geometry, seats, config.seed, 0))
@@ -150,12 +152,15 @@ def train_network(
                     and trainer.remaining > 0
                 ):
                     _save(trainer, checkpoint_path, checkpoint=True)
+                point = None
                 if want_curve and (done // every > before // every or trainer.remaining == 0):
-                    records.append(
-                        api.agent_point(trainer.agent(), config.geometry, seats, config.seed, done)
+                    point = api.agent_point(
+                        trainer.agent(), config.geometry, seats, config.seed, done
                     )
-                    latest = short(records[-1])
+                    records.append(point)
+                    latest = short(point)
                 elapsed = time.perf_counter() - started
+                events.progress(done, total, (done - first) / max(elapsed, 1e-9), point)
                 if progress is None and elapsed > 1.0 and trainer.remaining > 0:
                     progress = progress_bar()
                     progress.start()
@@ -175,6 +180,10 @@ def train_network(
     agent = _save(trainer, out_path, checkpoint=False)
     if interrupted and checkpoint_path is not None:
         _save(trainer, checkpoint_path, checkpoint=True)
+    fits = api.state_space_fits(config.geometry)
+    evaluation = api.evaluate(agent, config.geometry).to_dict() if fits else None
+    events.done(out_path, trainer.done, interrupted, evaluation)
+    events.close()
     if records:
         if log_path is not None:
             log_path.write_text("".join(json.dumps(r) + "\n" for r in records))
@@ -198,10 +207,12 @@ def train_network(
         "out": str(out_path),
         "hyperparameters": config.header(),
     }
-    if api.state_space_fits(config.geometry):
-        summary["evaluation"] = api.evaluate(agent, config.geometry).to_dict()
+    if evaluation is not None:
+        summary["evaluation"] = evaluation
     if as_json:
         print_json(summary)
+        return
+    if events.on_stdout:
         return
     print_summary(summary, trained=trainer.done - first, unit="self-play games", curve=curve)
     if "evaluation" not in summary:

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
 
-from tttlab.cli.common import err
+from tttlab.cli.common import CommandError, err
+
+
+def default_agents_dir() -> Path:
+    """Where ``ttt serve`` keeps agents without ``--agents``: ``$XDG_DATA_HOME/tttlab/agents``,
+    that is ``~/.local/share/tttlab/agents`` by default (never the package's folder)."""
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "tttlab" / "agents"
 
 
 @click.command("serve")
@@ -24,7 +32,22 @@ from tttlab.cli.common import err
     "agents_dir",
     type=click.Path(file_okay=False, exists=True, path_type=Path),
     default=None,
-    help="Folder of agent files (*.npz) to offer on the page.",
+    help="Folder of agent files (*.npz) to offer on the page; trained agents are saved "
+    "here. Default: $XDG_DATA_HOME/tttlab/agents (~/.local/share/tttlab/agents).",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(0, 16),
+    default=None,
+    help="Training jobs that may run at once (default 1; 0 turns training off; "
+    "--workers above 1 turns it off, as jobs live in the process that started them).",
+)
+@click.option(
+    "--max-episodes",
+    type=click.IntRange(min=1),
+    default=2_000_000,
+    show_default=True,
+    help="Episodes one training job may ask for.",
 )
 @click.option(
     "--workers",
@@ -33,17 +56,31 @@ from tttlab.cli.common import err
     show_default=True,
     help="Worker processes (the server keeps no game state, so any number works).",
 )
-def serve_command(host: str, port: int, agents_dir: Path | None, workers: int) -> None:
-    """Serve the page to play and inspect agents (FastAPI + uvicorn)."""
-    import os
-
+def serve_command(
+    host: str,
+    port: int,
+    agents_dir: Path | None,
+    jobs: int | None,
+    max_episodes: int,
+    workers: int,
+) -> None:
+    """Serve the lab: train, play, inspect and compare agents (FastAPI + uvicorn)."""
     import uvicorn
 
-    if agents_dir is not None:
-        os.environ["TTTLAB_AGENTS_DIR"] = str(agents_dir.resolve())
-    else:
-        os.environ.pop("TTTLAB_AGENTS_DIR", None)
-    err.print(f"tttlab: serving on http://{host}:{port}/ (Ctrl-C stops)")
+    if jobs is not None and jobs > 0 and workers > 1:
+        raise CommandError("--jobs needs --workers 1: a job lives in the process that started it")
+    if agents_dir is None:
+        agents_dir = default_agents_dir()
+        try:
+            agents_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise CommandError(
+                f"cannot create {agents_dir} ({error.strerror or error}); pass --agents DIR"
+            ) from None
+    os.environ["TTTLAB_AGENTS_DIR"] = str(agents_dir.resolve())
+    os.environ["TTTLAB_JOBS"] = str(0 if workers > 1 else (1 if jobs is None else jobs))
+    os.environ["TTTLAB_MAX_EPISODES"] = str(max_episodes)
+    err.print(f"tttlab: serving on http://{host}:{port}/ (Ctrl-C stops); agents in {agents_dir}")
     if host not in ("127.0.0.1", "localhost", "::1"):
         err.print("[yellow]Warning: this address may expose the page to other machines.[/]")
     uvicorn.run(

@@ -31,7 +31,7 @@ from tttlab.cli.neural_train import (
     parse_hidden,
     train_network,
 )
-from tttlab.cli.training import StopOnSignal, print_summary, progress_bar, short
+from tttlab.cli.training import EventLog, StopOnSignal, print_summary, progress_bar, short
 from tttlab.evaluate.curves import plot_curve
 from tttlab.game import DEFAULT, Geometry, Player, StateSpaceTooLarge, check_enumerable
 from tttlab.io import load_agent_file, save_agent_file
@@ -119,6 +119,13 @@ def _unit_interval(label: str) -> click.FloatRange:
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="Write the exact metrics as JSON lines.",
+)
+@click.option(
+    "--events",
+    "events_path",
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    default=None,
+    help="Write progress and exact metrics as JSON lines while training ('-': stdout).",
 )
 @click.option(
     "--eval-every",
@@ -227,6 +234,7 @@ def train_command(
     side: str | None,
     curve: Path | None,
     log_path: Path | None,
+    events_path: Path | None,
     eval_every: int | None,
     checkpoint_every: int | None,
     checkpoint_path: Path | None,
@@ -273,6 +281,12 @@ def train_command(
         "--opponent": opponent,
         "--as": side,
     }
+    if as_json and events_path is not None and str(events_path) == "-":
+        raise click.BadParameter(
+            "--events - and --json both write to standard output", param_hint="'--events'"
+        )
+    if events_path is not None and str(events_path) != "-":
+        writable_target(events_path, "'--events'")
     if algorithm in NETWORK_ALGORITHMS:
         takes = NEURAL_OPTIONS[algorithm]
         given = {**table, **neural}
@@ -295,6 +309,7 @@ def train_command(
             hyperparameters=chosen,
             curve=curve,
             log_path=log_path,
+            events_path=events_path,
             eval_every=eval_every,
             checkpoint_every=checkpoint_every,
             checkpoint_path=checkpoint_path,
@@ -373,7 +388,8 @@ def train_command(
         except ConfigError as error:
             raise CommandError(f"{resume_path}: {error}") from None
     can_evaluate = trainer.space.size <= EVAL_LIMIT
-    want_curve = curve is not None or log_path is not None
+    events = EventLog(events_path)
+    want_curve = curve is not None or log_path is not None or events.wanted
     every = eval_every or max(1, episodes // 20)
     records: list[dict[str, Any]] = []
     if want_curve:
@@ -398,10 +414,15 @@ def train_command(
                     and trainer.remaining > 0
                 ):
                     _save_checkpoint(trainer, checkpoint_path, seed)
+                point = None
                 if want_curve and (trainer.done % every == 0 or trainer.remaining == 0):
-                    records.append(curve_point(trainer, trainer.done))
-                    latest = short(records[-1])
+                    point = curve_point(trainer, trainer.done)
+                    records.append(point)
+                    latest = short(point)
                 elapsed = time.perf_counter() - started
+                events.progress(
+                    trainer.done, episodes, (trainer.done - first) / max(elapsed, 1e-9), point
+                )
                 if progress is None and elapsed > 1.0 and trainer.remaining > 0:
                     progress = progress_bar()
                     progress.start()
@@ -421,6 +442,9 @@ def train_command(
     save_agent_file(
         out_path, agent, episodes=trainer.done, seed=seed, hyperparameters=config.header()
     )
+    evaluation = api.evaluate(agent, geometry).to_dict() if can_evaluate else None
+    events.done(out_path, trainer.done, interrupted, evaluation)
+    events.close()
     if records:
         if log_path is not None:
             log_path.write_text("".join(json.dumps(r) + "\n" for r in records))
@@ -444,10 +468,12 @@ def train_command(
         "out": str(out_path),
         "hyperparameters": config.header(),
     }
-    if can_evaluate:
-        summary["evaluation"] = api.evaluate(agent, geometry).to_dict()
+    if evaluation is not None:
+        summary["evaluation"] = evaluation
     if as_json:
         print_json(summary)
+        return
+    if events.on_stdout:
         return
     print_summary(summary, trained=trainer.done - first, unit="episodes", curve=curve)
 

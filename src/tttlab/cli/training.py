@@ -3,9 +3,11 @@ short form of a curve point shown beside it."""
 
 from __future__ import annotations
 
+import json
 import signal
+import sys
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from rich.progress import (
     BarColumn,
@@ -18,7 +20,7 @@ from rich.progress import (
 
 from tttlab.cli.common import err, out
 
-__all__ = ["StopOnSignal", "print_summary", "progress_bar", "short"]
+__all__ = ["EventLog", "StopOnSignal", "print_summary", "progress_bar", "short"]
 
 
 class StopOnSignal:
@@ -91,3 +93,67 @@ def print_summary(summary: dict[str, Any], *, trained: int, unit: str, curve: Pa
         )
     if curve is not None:
         out.print(f"Learning curve: {curve}")
+
+
+class EventLog:
+    """``--events FILE`` (``-`` for standard output): JSON lines as training goes, for other
+    programs (the web lab reads them). One ``progress`` line after each batch, with the exact
+    metrics of a curve point when one was computed, then one ``done`` line once the agent
+    file is saved. Each line is flushed at once."""
+
+    def __init__(self, target: Path | None) -> None:
+        self._stream: IO[str] | None = None
+        self._own = False
+        if target is not None and str(target) == "-":
+            self._stream = sys.stdout
+        elif target is not None:
+            self._stream = target.open("w", encoding="utf-8")
+            self._own = True
+
+    @property
+    def wanted(self) -> bool:
+        return self._stream is not None
+
+    @property
+    def on_stdout(self) -> bool:
+        """Then the done line replaces the human summary on standard output."""
+        return self._stream is sys.stdout
+
+    def _write(self, event: dict[str, Any]) -> None:
+        if self._stream is not None:
+            self._stream.write(json.dumps(event) + "\n")
+            self._stream.flush()
+
+    def progress(
+        self, episode: int, episodes: int, rate: float, record: dict[str, Any] | None
+    ) -> None:
+        event: dict[str, Any] = {
+            "event": "progress",
+            "episode": episode,
+            "episodes": episodes,
+            "episodes_per_second": round(rate, 1),
+        }
+        if record is not None:
+            event["metrics"] = {k: v for k, v in record.items() if k != "episode"}
+        self._write(event)
+
+    def done(
+        self,
+        out_path: Path,
+        episodes: int,
+        interrupted: bool,
+        evaluation: dict[str, Any] | None,
+    ) -> None:
+        event: dict[str, Any] = {
+            "event": "done",
+            "agent": str(out_path),
+            "episodes": episodes,
+            "interrupted": interrupted,
+        }
+        if evaluation is not None:
+            event["evaluation"] = evaluation
+        self._write(event)
+
+    def close(self) -> None:
+        if self._own and self._stream is not None:
+            self._stream.close()

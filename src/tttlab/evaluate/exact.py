@@ -19,10 +19,10 @@ import numpy.typing as npt
 
 from tttlab.agents import Agent
 from tttlab.agents.base import policy_matrix
-from tttlab.game import Geometry, Player, StateSpace
+from tttlab.game import Geometry, Player, Position, StateSpace
 from tttlab.solve import Solution, solve
 
-__all__ = ["SeatReport", "evaluate", "evaluate_policy"]
+__all__ = ["Mistake", "SeatReport", "evaluate", "evaluate_policy", "mistakes"]
 
 
 @dataclass(frozen=True)
@@ -52,34 +52,21 @@ def _uniform_rows(space: StateSpace, rows: npt.NDArray[np.intp]) -> npt.NDArray[
     return np.where(legal, 1.0 / np.maximum(counts, 1), 0.0)
 
 
-def evaluate_policy(
-    policy: npt.NDArray[np.float64], side: Player, solution: Solution
-) -> SeatReport:
-    """Exact metrics of an N × cells move-probability table played on ``side``."""
-    space = solution.space
+def _layers(space: StateSpace) -> list[npt.NDArray[np.intp]]:
+    max_ply = int(space.ply.max())
+    return [np.flatnonzero((space.ply == p) & ~space.terminal) for p in range(max_ply + 1)]
+
+
+def _reach(
+    policy: npt.NDArray[np.float64],
+    side: Player,
+    space: StateSpace,
+    layers: list[npt.NDArray[np.intp]],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """The probability of each position against a uniformly random opponent, and which
+    positions the agent can reach at all (its own possible moves, any opponent moves)."""
     n = space.size
     mine = int(side)
-    # Results from the agent's side at the end of the game.
-    result = np.zeros(n, dtype=np.int8)
-    result[space.winner == mine] = 1
-    result[(space.winner != 0) & (space.winner != mine)] = -1
-
-    max_ply = int(space.ply.max())
-    layers = [np.flatnonzero((space.ply == p) & ~space.terminal) for p in range(max_ply + 1)]
-
-    # Worst case: backward induction, the agent's ties and the opponent's choice against it.
-    worst = result.copy()
-    for rows in reversed(layers):
-        if rows.size == 0:
-            continue
-        children = space.next[rows]
-        legal = children >= 0
-        child_val = np.where(legal, worst[np.where(legal, children, 0)], 2)
-        agent_moves = space.to_move[rows] == mine
-        support = np.where(agent_moves[:, None], policy[rows] > 0, legal)
-        worst[rows] = np.where(support, child_val, 2).min(axis=1)
-
-    # Against random: forward probabilities; also which positions the agent can reach.
     reach = np.zeros(n)
     reach[0] = 1.0
     can_reach = np.zeros(n, dtype=np.bool_)
@@ -98,6 +85,37 @@ def evaluate_policy(
             legal & np.where(agent_moves, policy[rows] > 0, True) & can_reach[rows][:, None]
         )
         can_reach[children[open_moves]] = True
+
+    return reach, can_reach
+
+
+def evaluate_policy(
+    policy: npt.NDArray[np.float64], side: Player, solution: Solution
+) -> SeatReport:
+    """Exact metrics of an N × cells move-probability table played on ``side``."""
+    space = solution.space
+    n = space.size
+    mine = int(side)
+    # Results from the agent's side at the end of the game.
+    result = np.zeros(n, dtype=np.int8)
+    result[space.winner == mine] = 1
+    result[(space.winner != 0) & (space.winner != mine)] = -1
+
+    layers = _layers(space)
+
+    # Worst case: backward induction, the agent's ties and the opponent's choice against it.
+    worst = result.copy()
+    for rows in reversed(layers):
+        if rows.size == 0:
+            continue
+        children = space.next[rows]
+        legal = children >= 0
+        child_val = np.where(legal, worst[np.where(legal, children, 0)], 2)
+        agent_moves = space.to_move[rows] == mine
+        support = np.where(agent_moves[:, None], policy[rows] > 0, legal)
+        worst[rows] = np.where(support, child_val, 2).min(axis=1)
+
+    reach, can_reach = _reach(policy, side, space, layers)
 
     decisions = np.flatnonzero(can_reach & ~space.terminal & (space.to_move == mine))
     plays = policy[decisions] > 0
@@ -123,3 +141,63 @@ def evaluate(
         side.name: evaluate_policy(policy_matrix(agent, solution.space, side), side, solution)
         for side in chosen
     }
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A position the agent can reach where a move it may play gives away value: one of the
+    positions that ``optimal_share`` counts against it."""
+
+    position: str
+    to_move: str
+    reach: float  # probability of the position against a uniformly random opponent
+    value: int  # the position's value for the mover under perfect play
+    moves: tuple[int, ...]  # every move the agent may play here
+    wrong: tuple[int, ...]  # those that lose value
+    right: tuple[int, ...]  # the moves that keep the value
+    values: dict[int, int]  # each legal move's exact value for the mover
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "position": self.position,
+            "to_move": self.to_move,
+            "reach": self.reach,
+            "value": self.value,
+            "moves": list(self.moves),
+            "wrong": list(self.wrong),
+            "right": list(self.right),
+            "values": {str(k): v for k, v in self.values.items()},
+        }
+
+
+def mistakes(agent: Agent, geometry: Geometry, side: Player, limit: int = 50) -> list[Mistake]:
+    """The positions counted against ``agent``'s optimal share on ``side``, most likely
+    first against a random opponent (then earliest), at most ``limit`` of them."""
+    solution = solve(geometry)
+    space = solution.space
+    policy = policy_matrix(agent, space, side)
+    reach, can_reach = _reach(policy, side, space, _layers(space))
+    mine = int(side)
+    decisions = np.flatnonzero(can_reach & ~space.terminal & (space.to_move == mine))
+    bad = decisions[((policy[decisions] > 0) & ~solution.optimal[decisions]).any(axis=1)]
+    order = np.lexsort((space.ply[bad], -reach[bad]))
+    sign = 1 if side is Player.X else -1
+    found = []
+    for row in bad[order[:limit]]:
+        children = space.next[row]
+        legal = np.flatnonzero(children >= 0)
+        plays = np.flatnonzero(policy[row] > 0)
+        optimal = solution.optimal[row]
+        found.append(
+            Mistake(
+                position=Position.from_id(int(space.ids[row]), geometry).to_string("/"),
+                to_move=side.name,
+                reach=float(reach[row]),
+                value=sign * int(solution.value[row]),
+                moves=tuple(int(m) for m in plays),
+                wrong=tuple(int(m) for m in plays if not optimal[m]),
+                right=tuple(int(m) for m in legal if optimal[m]),
+                values={int(m): sign * int(solution.value[children[m]]) for m in legal},
+            )
+        )
+    return found

@@ -1,4 +1,4 @@
-"""The web page and its JSON API (FastAPI). Stateless: the client sends the position.
+"""The web lab and its JSON API (FastAPI). Games are stateless: the client sends the position.
 
 Endpoints (documented by FastAPI's OpenAPI schema at ``/openapi.json`` and ``/docs``):
 
@@ -6,32 +6,36 @@ Endpoints (documented by FastAPI's OpenAPI schema at ``/openapi.json`` and ``/do
 - ``POST /api/play``: apply a person's move, validated;
 - ``POST /api/move``: the agent's move, its values, the new position and the result;
 - ``POST /api/values``: an agent's value of each empty cell (for the heat map);
-- ``POST /api/evaluate``: the exact evaluation of an agent, as ``ttt eval --json``.
+- ``POST /api/exact``: the exact value of each move (perfect play);
+- ``POST /api/evaluate``: the exact evaluation of an agent, as ``ttt eval --json``;
+- ``POST /api/mistakes``: the positions counted against an agent's optimal share;
+- ``POST /api/arena``: a round robin, as ``ttt arena --json``;
+- ``POST /api/train``, ``GET /api/train``, ``GET /api/train/{job}/events`` (Server-Sent
+  Events), ``DELETE /api/train/{job}``: training jobs (see :mod:`tttlab.web.jobs`).
 
-Every bad input is a 4xx with ``{"error": "one line"}``; bodies are limited in size and
-every agent computation in time.
+Every bad input is a 4xx with ``{"error": "one line"}``; bodies are limited in size. Agent
+work runs in worker processes (:mod:`tttlab.web.pool`) and is ended at the time limit.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Awaitable, Callable
-from functools import partial
+import importlib.util
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal
 
-import numpy as np
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.routing import APIRoute
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tttlab import __version__
-from tttlab.agents import BUILTIN, Agent, make_agent
-from tttlab.evaluate import evaluate
 from tttlab.game import (
     DEFAULT,
     Geometry,
@@ -41,26 +45,22 @@ from tttlab.game import (
     PositionError,
     estimate_positions,
 )
-from tttlab.io import AgentFileError, FileAgent, check_board, load_agent_file
 from tttlab.render import board_svg
+from tttlab.train import ConfigError, config_from_options, default_config
+from tttlab.web.compute import TABLE_LIMIT, ApiError, state
+from tttlab.web.jobs import ALGORITHMS, HYPERPARAMETERS, TABLE, JobError, Jobs
+from tttlab.web.pool import Pool
 
 __all__ = ["create_app"]
 
-T = TypeVar("T")
 
 #: Largest request body accepted, in bytes.
 MAX_BODY = 16 * 1024
-#: Tables (perfect play, learned agents, evaluation) only on boards this small.
-TABLE_LIMIT = 1_000_000
-#: Search depth forced on minimax for boards above 12 cells.
-WEB_MINIMAX_DEPTH = 3
-
-
-class ApiError(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+#: Games per pairing and agents in one arena request.
+ARENA_GAMES = 200
+ARENA_AGENTS = 6
+#: Episodes of one training job unless ``ttt serve --max-episodes`` says otherwise.
+MAX_EPISODES = 2_000_000
 
 
 class _Body(BaseModel):
@@ -92,6 +92,38 @@ class EvaluateRequest(_Body):
     board: str | None = Field(default=None, max_length=20)
 
 
+class ExactRequest(_Body):
+    position: str = POSITION
+    board: str | None = Field(default=None, max_length=20)
+
+
+class MistakesRequest(_Body):
+    agent: str = Field(max_length=200)
+    board: str | None = Field(default=None, max_length=20)
+    seat: Literal["X", "O"] = "X"
+    limit: int = Field(default=50, ge=1, le=200, description="mistakes listed at most")
+
+
+class ArenaRequest(_Body):
+    agents: list[str] = Field(min_length=2, max_length=6, description="agent names")
+    board: str | None = Field(default=None, max_length=20)
+    games: int = Field(default=20, ge=1, le=200, description="games per pairing and side")
+    seed: int = Field(default=0, ge=0, le=2**63 - 1)
+
+
+class TrainRequest(_Body):
+    algorithm: str = Field(
+        max_length=40, description="td, q, sarsa, expected-sarsa, double-q, dqn or alphazero"
+    )
+    board: str = Field(default="3x3k3", max_length=20)
+    episodes: int = Field(ge=1, le=2**31 - 1, description="training games")
+    seed: int = Field(default=0, ge=0, le=2**31 - 1)
+    name: str | None = Field(default=None, max_length=80, description="agent file name")
+    hyperparameters: dict[str, float | int | str | bool] | None = Field(
+        default=None, description="ttt train's options, '_' for '-' (epsilon, alpha, ...)"
+    )
+
+
 class SvgRequest(_Body):
     position: str = POSITION
     board: str | None = Field(default=None, max_length=20)
@@ -106,10 +138,11 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     for code, text in (
         (400, "bad position, board or agent file"),
         (404, "unknown agent"),
-        (409, "the game is over, or the agent does not play this side"),
+        (409, "the game is over, the agent does not play this side, or the name is taken"),
         (413, "request body too large"),
         (422, "malformed JSON, a wrong type or an unknown field"),
-        (503, "the agent took too long"),
+        (429, "as many training jobs as allowed are running"),
+        (503, "the work took too long and was stopped, or the server is busy"),
     )
 }
 
@@ -143,121 +176,6 @@ class AgentsResponse(BaseModel):
     agents: list[AgentInfo]
 
 
-def _state(position: Position) -> dict[str, Any]:
-    outcome = position.outcome
-    line = None
-    if outcome is not None and outcome.winner is not None:
-        won = int(outcome.winner)
-        line = next(
-            list(ln) for ln in position.geometry.lines if all(position.cells[i] == won for i in ln)
-        )
-    return {
-        "position": position.to_string(),
-        "board": position.geometry.name,
-        "to_move": None if outcome else position.to_move.name,
-        "result": None
-        if outcome is None
-        else ("draw" if outcome.winner is None else outcome.winner.name),
-        "winning_line": line,
-    }
-
-
-class _Agents:
-    """Loads each agent once and keeps it; only names from the list are ever opened.
-
-    An agent file is read once per version (name, modification time, size), whether the
-    list or a game asks for it first; a file that fails to load is remembered as failing.
-    """
-
-    def __init__(self, folder: Path | None) -> None:
-        self.folder = folder.resolve() if folder is not None else None
-        self._cache: dict[tuple[str, Geometry], Agent] = {}
-        self._files: dict[tuple[str, int, int], FileAgent | str] = {}
-        self._lock = threading.Lock()
-
-    def _file(self, name: str, path: Path) -> FileAgent | str:
-        """The agent in a listed file, or why it cannot be used (naming the file as the
-        client knows it, never by its path on this machine)."""
-        stat = path.stat()
-        key = (name, stat.st_mtime_ns, stat.st_size)
-        with self._lock:
-            found = self._files.get(key)
-        if found is not None:
-            return found
-        loaded: FileAgent | str
-        try:
-            loaded = load_agent_file(path)
-        except AgentFileError as error:
-            loaded = str(error).replace(str(path), name)
-        with self._lock:
-            self._files[key] = loaded
-        return loaded
-
-    def files(self) -> dict[str, Path]:
-        if self.folder is None or not self.folder.is_dir():
-            return {}
-        found = {}
-        for path in sorted(self.folder.glob("*.npz")):
-            real = path.resolve()
-            # Symlinks that lead out of the folder are not offered (nor opened).
-            if real.parent == self.folder and real.is_file():
-                found[path.name] = real
-        return found
-
-    def listing(self) -> list[dict[str, Any]]:
-        items: list[dict[str, Any]] = [
-            {"name": name, "kind": "builtin", "board": None, "seats": ["X", "O"], "algorithm": None}
-            for name in BUILTIN
-        ]
-        for name, path in self.files().items():
-            agent = self._file(name, path)
-            if isinstance(agent, str):
-                continue  # a bad file is left out of the list rather than breaking it
-            items.append(
-                {
-                    "name": name,
-                    "kind": "file",
-                    "board": agent.geometry.name,
-                    "seats": [s.name for s in agent.seats],
-                    "algorithm": agent.algorithm,
-                }
-            )
-        return items
-
-    def get(self, name: str, geometry: Geometry) -> Agent:
-        key = (name, geometry)
-        with self._lock:
-            found = self._cache.get(key)
-        if found is not None:
-            return found
-        agent = self._load(name, geometry)
-        with self._lock:
-            self._cache[key] = agent
-        return agent
-
-    def _load(self, name: str, geometry: Geometry) -> Agent:
-        if name in BUILTIN:
-            if name == "perfect" and estimate_positions(geometry) > TABLE_LIMIT:
-                raise ApiError(
-                    400,
-                    f"perfect needs the full solution of {geometry.name}, "
-                    "which this server does not build; try minimax",
-                )
-            depth = WEB_MINIMAX_DEPTH if geometry.cells > 12 else None
-            return make_agent(name, geometry, depth=depth)
-        path = self.files().get(name)
-        if path is None:
-            raise ApiError(404, f"unknown agent {name!r}")
-        agent = self._file(name, path)
-        if isinstance(agent, str):
-            raise ApiError(400, agent)
-        try:
-            check_board(agent.geometry, name, geometry)
-        except AgentFileError as error:
-            raise ApiError(400, str(error)) from None
-        return agent
-
-
 def _geometry(board: str | None, position: str | None = None) -> Geometry:
     if board is None:
         if position is not None and "/" in position:
@@ -282,21 +200,105 @@ def _position(text: str, geometry: Geometry) -> Position:
         raise ApiError(400, str(error)) from None
 
 
-def create_app(agents_dir: Path | None = None, timeout: float = 10.0) -> FastAPI:
-    """The FastAPI application. ``agents_dir`` holds agent files (``*.npz``) to offer."""
+class ExactResponse(BaseModel):
+    value: int = Field(description="the position's value for the side to move")
+    values: dict[str, int] = Field(description="each legal move's value for the side to move")
+
+
+class JobInfo(BaseModel):
+    job: str
+    algorithm: str
+    board: str
+    episodes: int
+    seed: int
+    agent: str = Field(description="the agent file's name in the agents folder")
+    state: str = Field(description="running, stopping, done, stopped or error")
+    episode: int
+    evaluation: dict[str, Any] | None
+    error: str | None
+
+
+class JobsResponse(BaseModel):
+    jobs: list[JobInfo]
+
+
+class JobStarted(BaseModel):
+    job: str
+    agent: str
+
+
+def _available(algorithm: str) -> bool:
+    if algorithm in TABLE:
+        return True
+    return all(importlib.util.find_spec(m) is not None for m in ("jax", "equinox", "optax"))
+
+
+def _train_options() -> dict[str, Any]:
+    algorithms: dict[str, Any] = {}
+    for name in ALGORITHMS:
+        defaults: dict[str, Any] = {}
+        if name in TABLE:
+            config = default_config(name, 1)
+            defaults = {
+                "epsilon": config.epsilon.start,
+                "epsilon_end": config.epsilon.end,
+                "epsilon_schedule": config.epsilon.kind,
+                "alpha": config.alpha.start,
+                "alpha_end": config.alpha.end,
+                "alpha_schedule": config.alpha.kind,
+                "gamma": config.gamma,
+            }
+            if name == "td":
+                defaults["draw_reward"] = config.draw_reward
+        algorithms[name] = {
+            "available": _available(name),
+            "hyperparameters": list(HYPERPARAMETERS[name]),
+            "defaults": {k: v for k, v in defaults.items() if v is not None},
+        }
+    return {"algorithms": algorithms}
+
+
+def create_app(
+    agents_dir: Path | None = None,
+    timeout: float = 10.0,
+    *,
+    jobs: int = 1,
+    max_episodes: int = MAX_EPISODES,
+    workers: int = 2,
+) -> FastAPI:
+    """The FastAPI application. ``agents_dir`` holds agent files (``*.npz``) to offer and
+    receives trained ones; ``jobs`` training jobs may run at once, each of at most
+    ``max_episodes``; ``workers`` processes do agent work, each call within ``timeout`` s."""
+    folder = None if agents_dir is None else agents_dir.resolve()
+    where = None if folder is None else str(folder)
+    pool = Pool(workers)
+    trainers = Jobs(folder, jobs, max_episodes)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool.start()
+        try:
+            yield
+        finally:
+            # Stop training as DELETE does, so what the jobs learned is kept.
+            await asyncio.to_thread(trainers.stop_all)
+            pool.close()
+
     app = FastAPI(
         title="tttlab",
         version=__version__,
-        description="Play and inspect tic-tac-toe agents. Moves are 0-based row-major cells.",
+        description="Train, play, inspect and compare tic-tac-toe agents. Moves are 0-based "
+        "row-major cells.",
+        lifespan=lifespan,
     )
-    agents = _Agents(agents_dir)
-    evaluations: dict[tuple[str, Geometry], dict[str, Any]] = {}
+    app.mount(
+        "/static",
+        StaticFiles(directory=str(files("tttlab.web").joinpath("static"))),
+        name="static",
+    )
 
-    async def run(func: Callable[[], T]) -> T:
-        try:
-            return await asyncio.wait_for(asyncio.to_thread(func), timeout)
-        except TimeoutError:
-            raise ApiError(503, f"the agent took longer than {timeout:g} s") from None
+    async def work(name: str, **args: Any) -> Any:
+        return await asyncio.to_thread(pool.call, name, args, timeout)
 
     @app.middleware("http")
     async def limit_body(
@@ -323,6 +325,10 @@ def create_app(agents_dir: Path | None = None, timeout: float = 10.0) -> FastAPI
     async def api_error(request: Request, error: ApiError) -> JSONResponse:
         return JSONResponse({"error": error.message}, status_code=error.status)
 
+    @app.exception_handler(JobError)
+    async def job_error(request: Request, error: JobError) -> JSONResponse:
+        return JSONResponse({"error": error.message}, status_code=error.status)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
         first = error.errors()[0] if error.errors() else {"msg": "invalid request", "loc": ()}
@@ -334,11 +340,22 @@ def create_app(agents_dir: Path | None = None, timeout: float = 10.0) -> FastAPI
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
-        # Keep the exception's headers: a 405 must say which methods are allowed.
+        # Keep the exception's headers: a 405 must say which methods are allowed, and
+        # Starlette names only the first route of a path (/api/train has GET and POST).
+        headers = dict(getattr(error, "headers", None) or {})
+        if error.status_code == 405:
+            allowed = sorted(
+                {
+                    method
+                    for route in app.routes
+                    if isinstance(route, APIRoute) and route.path_regex.match(request.url.path)
+                    for method in route.methods or ()
+                }
+            )
+            if allowed:
+                headers["Allow"] = ", ".join(allowed)
         return JSONResponse(
-            {"error": str(error.detail)},
-            status_code=error.status_code,
-            headers=getattr(error, "headers", None),
+            {"error": str(error.detail)}, status_code=error.status_code, headers=headers or None
         )
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -347,7 +364,7 @@ def create_app(agents_dir: Path | None = None, timeout: float = 10.0) -> FastAPI
 
     @app.get("/api/agents", response_model=AgentsResponse, responses={503: ERRORS[503]})
     async def list_agents() -> dict[str, Any]:
-        return {"agents": await run(agents.listing)}
+        return {"agents": await work("agents", folder=where)}
 
     @app.post("/api/play", response_model=State, responses=ERRORS)
     def play(body: PlayRequest) -> dict[str, Any]:
@@ -356,51 +373,37 @@ def create_app(agents_dir: Path | None = None, timeout: float = 10.0) -> FastAPI
         if position.is_terminal:
             raise ApiError(409, f"the game is over ({position.outcome})")
         try:
-            return _state(position.apply(body.move))
+            return state(position.apply(body.move))
         except IllegalMoveError as error:
             raise ApiError(400, str(error)) from None
 
-    def _agent_for(body: AgentRequest) -> tuple[Agent, Position]:
-        geometry = _geometry(body.board, body.position)
-        position = _position(body.position, geometry)
-        if position.is_terminal:
-            raise ApiError(409, f"the game is over ({position.outcome})")
-        return agents.get(body.agent, geometry), position
+    def _checked(board: str | None, position: str) -> tuple[str, str]:
+        geometry = _geometry(board, position)
+        found = _position(position, geometry)
+        if found.is_terminal:
+            raise ApiError(409, f"the game is over ({found.outcome})")
+        return geometry.name, found.to_string()
 
     @app.post("/api/move", response_model=MoveResponse, responses=ERRORS)
     async def move(body: AgentRequest) -> dict[str, Any]:
-        agent, position = await run(partial(_agent_for, body))
-
-        def think() -> tuple[int, dict[int, float] | None]:
-            try:
-                values = agent.move_values(position)
-                # Ties resolved by a generator seeded from the position: the same request
-                # always gets the same answer, whichever worker serves it.
-                chosen = agent.select_move(position, np.random.default_rng(position.id))
-            except ValueError as error:
-                raise ApiError(409, str(error)) from None
-            return chosen, None if values is None else dict(values)
-
-        chosen, values = await run(think)
-        after = position.apply(chosen)
-        return {
-            **_state(after),
-            "move": chosen,
-            "values": None if values is None else {str(k): v for k, v in values.items()},
-        }
+        board, position = _checked(body.board, body.position)
+        return dict(
+            await work("move", folder=where, agent=body.agent, board=board, position=position)
+        )
 
     @app.post("/api/values", response_model=ValuesResponse, responses=ERRORS)
     async def values(body: AgentRequest) -> dict[str, Any]:
-        agent, position = await run(partial(_agent_for, body))
+        board, position = _checked(body.board, body.position)
+        return dict(
+            await work("values", folder=where, agent=body.agent, board=board, position=position)
+        )
 
-        def ask() -> dict[str, float] | None:
-            try:
-                found = agent.move_values(position)
-            except ValueError:
-                return None  # e.g. an agent trained for the other seat has no opinion here
-            return None if found is None else {str(k): float(v) for k, v in found.items()}
-
-        return {"values": await run(ask)}
+    @app.post("/api/exact", response_model=ExactResponse, responses=ERRORS)
+    async def exact(body: ExactRequest) -> dict[str, Any]:
+        """Perfect play's value of each legal move, for the side to move: +1 a win, 0 a
+        draw, −1 a loss. A move worth less than the position gives the game away."""
+        board, position = _checked(body.board, body.position)
+        return dict(await work("exact", board=board, position=position))
 
     @app.post(
         "/api/svg",
@@ -417,11 +420,104 @@ def create_app(agents_dir: Path | None = None, timeout: float = 10.0) -> FastAPI
         geometry = _geometry(body.board)
         if estimate_positions(geometry) > TABLE_LIMIT:
             raise ApiError(400, f"exact evaluation of {geometry.name} is too large for this server")
-        agent = await run(partial(agents.get, body.agent, geometry))
-        key = (body.agent, geometry)
-        if key not in evaluations:
-            reports = await run(partial(evaluate, agent, geometry))
-            evaluations[key] = {seat: r.as_json() for seat, r in reports.items()}
-        return evaluations[key]
+        return dict(await work("evaluate", folder=where, agent=body.agent, board=geometry.name))
+
+    @app.post("/api/mistakes", responses=ERRORS)
+    async def list_mistakes(body: MistakesRequest) -> dict[str, Any]:
+        """The positions where the agent may play a move that loses value (what ``ttt eval``
+        counts against its optimal share), most likely first against a random opponent."""
+        geometry = _geometry(body.board)
+        if estimate_positions(geometry) > TABLE_LIMIT:
+            raise ApiError(400, f"exact mistakes of {geometry.name} are too large for this server")
+        return dict(
+            await work(
+                "mistakes",
+                folder=where,
+                agent=body.agent,
+                board=geometry.name,
+                seat=body.seat,
+                limit=body.limit,
+            )
+        )
+
+    @app.post("/api/arena", responses=ERRORS)
+    async def arena(body: ArenaRequest) -> dict[str, Any]:
+        """A round robin, as ``ttt arena --json``: every pair plays ``games`` games on
+        each side, from one generator seeded with ``seed``."""
+        geometry = _geometry(body.board)
+        if len(set(body.agents)) != len(body.agents):
+            raise ApiError(400, "each agent may enter the arena once")
+        return dict(
+            await work(
+                "arena",
+                folder=where,
+                agents=body.agents,
+                board=geometry.name,
+                games=body.games,
+                seed=body.seed,
+            )
+        )
+
+    @app.get("/api/algorithms")
+    def train_options() -> dict[str, Any]:
+        """Each algorithm's hyperparameters and ``ttt train``'s defaults, and whether this
+        install can train it (dqn and alphazero need the neural extra)."""
+        return {**_train_options(), "max_episodes": max_episodes, "jobs": jobs}
+
+    @app.post("/api/train", status_code=202, response_model=JobStarted, responses=ERRORS)
+    async def train(body: TrainRequest) -> dict[str, Any]:
+        """Start a training job in a process of its own; follow it at
+        ``/api/train/{job}/events``."""
+        if body.algorithm not in ALGORITHMS:
+            raise ApiError(
+                400, f"unknown algorithm {body.algorithm!r} (choose {', '.join(ALGORITHMS)})"
+            )
+        if not _available(body.algorithm):
+            raise ApiError(
+                400, f"{body.algorithm} needs the neural extra: pip install 'tttlab[neural]'"
+            )
+        geometry = _geometry(body.board)
+        if estimate_positions(geometry) > TABLE_LIMIT:
+            raise ApiError(
+                400, f"{geometry.name} is too large to train and judge exactly on this server"
+            )
+        hyper = dict(body.hyperparameters or {})
+        if body.algorithm in TABLE:
+            unknown = [k for k in hyper if k not in HYPERPARAMETERS[body.algorithm]]
+            if not unknown:
+                try:
+                    config_from_options(body.algorithm, body.episodes, body.seed, geometry, hyper)
+                except ConfigError as error:
+                    raise ApiError(400, str(error)) from None
+        job = trainers.start(
+            body.algorithm, geometry.name, body.episodes, body.seed, body.name, hyper
+        )
+        return {"job": job.id, "agent": job.agent}
+
+    @app.get("/api/train", response_model=JobsResponse)
+    def list_jobs() -> dict[str, Any]:
+        return {"jobs": [j.summary() for j in trainers.jobs.values()]}
+
+    @app.get(
+        "/api/train/{job}/events",
+        response_class=StreamingResponse,
+        responses={404: ERRORS[404], 200: {"content": {"text/event-stream": {}}}},
+    )
+    async def job_events(job: str) -> StreamingResponse:
+        """Server-Sent Events: ``progress`` {episode, episodes, episodes_per_second,
+        metrics?}, then one ``done`` {agent, episodes, interrupted, evaluation} or ``error``
+        {message}. A late client gets every event so far, then the live ones."""
+        trainers.get(job)  # 404 before the stream starts
+        return StreamingResponse(
+            trainers.events(job),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    @app.delete("/api/train/{job}", response_model=JobInfo, responses=ERRORS)
+    async def stop_job(job: str) -> dict[str, Any]:
+        """Stop a job: the trainer saves what it learned (atomically) and reports done."""
+        found = await asyncio.to_thread(trainers.stop, job)
+        return found.summary()
 
     return app

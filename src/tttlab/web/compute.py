@@ -1,0 +1,275 @@
+"""The work behind the web API that touches agents, run in worker processes (see
+:mod:`tttlab.web.pool`) so that it can be ended: a move, values, an evaluation, an arena,
+the list of mistakes. Every function takes and returns plain JSON values; a refusal is an
+:class:`ApiError` with an HTTP status and one line."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tttlab import api
+from tttlab.agents import BUILTIN, Agent, make_agent
+from tttlab.evaluate import evaluate, mistakes
+from tttlab.game import Geometry, Player, Position, estimate_positions
+from tttlab.io import AgentFileError, FileAgent, check_board, load_agent_file
+from tttlab.solve import solve
+
+__all__ = ["CALLS", "TABLE_LIMIT", "ApiError", "state"]
+
+#: Tables (perfect play, learned agents, evaluation) only on boards this small.
+TABLE_LIMIT = 1_000_000
+#: Search depth forced on minimax for boards above 12 cells.
+WEB_MINIMAX_DEPTH = 3
+
+
+class ApiError(Exception):
+    """A refusal: an HTTP status and one line for the client."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def state(position: Position) -> dict[str, Any]:
+    outcome = position.outcome
+    line = None
+    if outcome is not None and outcome.winner is not None:
+        won = int(outcome.winner)
+        line = next(
+            list(ln) for ln in position.geometry.lines if all(position.cells[i] == won for i in ln)
+        )
+    return {
+        "position": position.to_string(),
+        "board": position.geometry.name,
+        "to_move": None if outcome else position.to_move.name,
+        "result": None
+        if outcome is None
+        else ("draw" if outcome.winner is None else outcome.winner.name),
+        "winning_line": line,
+    }
+
+
+class _Agents:
+    """Loads each agent once and keeps it; only names from the list are ever opened.
+
+    An agent file is read once per version (name, modification time, size), whether the
+    list or a game asks for it first; a file that fails to load is remembered as failing.
+    """
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder.resolve() if folder is not None else None
+        self._cache: dict[tuple[str, Geometry], Agent] = {}
+        self._files: dict[tuple[str, int, int], FileAgent | str] = {}
+        self._lock = threading.Lock()
+
+    def _file(self, name: str, path: Path) -> FileAgent | str:
+        """The agent in a listed file, or why it cannot be used (naming the file as the
+        client knows it, never by its path on this machine)."""
+        stat = path.stat()
+        key = (name, stat.st_mtime_ns, stat.st_size)
+        with self._lock:
+            found = self._files.get(key)
+        if found is not None:
+            return found
+        loaded: FileAgent | str
+        try:
+            loaded = load_agent_file(path)
+        except AgentFileError as error:
+            loaded = str(error).replace(str(path), name)
+        with self._lock:
+            self._files[key] = loaded
+        return loaded
+
+    def files(self) -> dict[str, Path]:
+        if self.folder is None or not self.folder.is_dir():
+            return {}
+        found = {}
+        for path in sorted(self.folder.glob("*.npz")):
+            real = path.resolve()
+            # Symlinks that lead out of the folder are not offered (nor opened).
+            if real.parent == self.folder and real.is_file():
+                found[path.name] = real
+        return found
+
+    def listing(self) -> list[dict[str, Any]]:
+        items: list[dict[str, Any]] = [
+            {"name": name, "kind": "builtin", "board": None, "seats": ["X", "O"], "algorithm": None}
+            for name in BUILTIN
+        ]
+        for name, path in self.files().items():
+            agent = self._file(name, path)
+            if isinstance(agent, str):
+                continue  # a bad file is left out of the list rather than breaking it
+            items.append(
+                {
+                    "name": name,
+                    "kind": "file",
+                    "board": agent.geometry.name,
+                    "seats": [s.name for s in agent.seats],
+                    "algorithm": agent.algorithm,
+                }
+            )
+        return items
+
+    def get(self, name: str, geometry: Geometry) -> Agent:
+        key = (name, geometry)
+        with self._lock:
+            found = self._cache.get(key)
+        if found is not None:
+            return found
+        agent = self._load(name, geometry)
+        with self._lock:
+            self._cache[key] = agent
+        return agent
+
+    def _load(self, name: str, geometry: Geometry) -> Agent:
+        if name in BUILTIN:
+            if name == "perfect" and estimate_positions(geometry) > TABLE_LIMIT:
+                raise ApiError(
+                    400,
+                    f"perfect needs the full solution of {geometry.name}, "
+                    "which this server does not build; try minimax",
+                )
+            depth = WEB_MINIMAX_DEPTH if geometry.cells > 12 else None
+            return make_agent(name, geometry, depth=depth)
+        path = self.files().get(name)
+        if path is None:
+            raise ApiError(404, f"unknown agent {name!r}")
+        agent = self._file(name, path)
+        if isinstance(agent, str):
+            raise ApiError(400, agent)
+        try:
+            check_board(agent.geometry, name, geometry)
+        except AgentFileError as error:
+            raise ApiError(400, str(error)) from None
+        return agent
+
+
+_agents: dict[str | None, _Agents] = {}
+_evaluations: dict[tuple[str | None, str, str], dict[str, Any]] = {}
+
+
+def _folder(folder: str | None) -> _Agents:
+    if folder not in _agents:
+        _agents[folder] = _Agents(None if folder is None else Path(folder))
+    return _agents[folder]
+
+
+def _setup(folder: str | None, name: str, board: str, position: str) -> tuple[Agent, Position]:
+    geometry = Geometry.parse(board)
+    found = Position.from_string(position, geometry)
+    if found.is_terminal:
+        raise ApiError(409, f"the game is over ({found.outcome})")
+    return _folder(folder).get(name, geometry), found
+
+
+def _tables(geometry: Geometry, what: str) -> None:
+    if estimate_positions(geometry) > TABLE_LIMIT:
+        raise ApiError(400, f"{what} of {geometry.name} is too large for this server")
+
+
+def call_agents(folder: str | None) -> list[dict[str, Any]]:
+    return _folder(folder).listing()
+
+
+def call_move(folder: str | None, agent: str, board: str, position: str) -> dict[str, Any]:
+    player, found = _setup(folder, agent, board, position)
+    try:
+        values = player.move_values(found)
+        # Ties resolved by a generator seeded from the position: the same request always
+        # gets the same answer, whichever worker serves it.
+        chosen = player.select_move(found, np.random.default_rng(found.id))
+    except ValueError as error:
+        raise ApiError(409, str(error)) from None
+    return {
+        **state(found.apply(chosen)),
+        "move": chosen,
+        "values": None if values is None else {str(k): float(v) for k, v in values.items()},
+    }
+
+
+def call_values(folder: str | None, agent: str, board: str, position: str) -> dict[str, Any]:
+    player, found = _setup(folder, agent, board, position)
+    try:
+        values = player.move_values(found)
+    except ValueError:
+        values = None  # e.g. an agent trained for the other seat has no opinion here
+    return {"values": None if values is None else {str(k): float(v) for k, v in values.items()}}
+
+
+def call_evaluate(folder: str | None, agent: str, board: str) -> dict[str, Any]:
+    geometry = Geometry.parse(board)
+    _tables(geometry, "exact evaluation")
+    key = (folder, agent, geometry.name)
+    if key not in _evaluations:
+        player = _folder(folder).get(agent, geometry)
+        reports = evaluate(player, geometry)
+        _evaluations[key] = {seat: r.as_json() for seat, r in reports.items()}
+    return _evaluations[key]
+
+
+def call_arena(
+    folder: str | None, agents: list[str], board: str, games: int, seed: int
+) -> dict[str, Any]:
+    geometry = Geometry.parse(board)
+    players = [_folder(folder).get(name, geometry) for name in agents]
+    return api.arena(players, geometry, games=games, seed=seed, names=agents).to_dict()
+
+
+def call_mistakes(
+    folder: str | None, agent: str, board: str, seat: str, limit: int
+) -> dict[str, Any]:
+    geometry = Geometry.parse(board)
+    _tables(geometry, "the exact list of mistakes")
+    player = _folder(folder).get(agent, geometry)
+    side = Player.parse(seat)
+    if side not in getattr(player, "seats", (Player.X, Player.O)):
+        raise ApiError(409, f"{agent} does not play {side.name}")
+    report = evaluate(player, geometry, (side,))[side.name]
+    found = mistakes(player, geometry, side, limit=limit)
+    total = round(report.decision_positions * (1 - report.optimal_share))
+    return {
+        "agent": agent,
+        "board": geometry.name,
+        "seat": side.name,
+        "optimal_share": report.optimal_share,
+        "decision_positions": report.decision_positions,
+        "total": total,
+        "mistakes": [m.as_json() for m in found],
+    }
+
+
+def call_exact(board: str, position: str) -> dict[str, Any]:
+    """The exact value of each legal move for the side to move (+1 win, 0 draw, −1 loss)."""
+    geometry = Geometry.parse(board)
+    _tables(geometry, "the exact solution")
+    found = Position.from_string(position, geometry)
+    if found.is_terminal:
+        raise ApiError(409, f"the game is over ({found.outcome})")
+    solution = solve(geometry)
+    space = solution.space
+    row = space.index(found)
+    sign = 1 if found.to_move is Player.X else -1
+    values = {
+        str(m): sign * int(solution.value[space.next[row, m]])
+        for m in range(geometry.cells)
+        if space.next[row, m] >= 0
+    }
+    return {"value": sign * int(solution.value[row]), "values": values}
+
+
+CALLS: dict[str, Callable[..., Any]] = {
+    "agents": call_agents,
+    "move": call_move,
+    "values": call_values,
+    "evaluate": call_evaluate,
+    "arena": call_arena,
+    "mistakes": call_mistakes,
+    "exact": call_exact,
+}
