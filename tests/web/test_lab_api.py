@@ -315,3 +315,18 @@ def test_default_agents_folder_is_named_and_not_the_package(monkeypatch, tmp_pat
     assert default_agents_dir() == Path.home() / ".local" / "share" / "tttlab" / "agents"
     assert "site-packages" not in str(default_agents_dir())
     assert os.sep + "src" + os.sep + "tttlab" not in str(default_agents_dir())
+
+
+def test_notebooks_and_the_page_draw_one_picture() -> None:
+    from fastapi.testclient import TestClient
+
+    from tttlab.game import Position
+    from tttlab.web.app import create_app
+
+    position = Position.from_string("XXO/OO./X.X")
+    served = TestClient(create_app(None)).post("/api/svg", json={"position": "XXO/OO./X.X"})
+    assert served.status_code == 200
+    assert served.headers["content-type"].startswith("image/svg+xml")
+    assert served.text == position._repr_svg_()
+    assert position._repr_svg_().count('class="win"') == 0
+    assert Position.from_string("XXX/OO./...")._repr_svg_().count('class="win"') == 3

@@ -296,6 +296,12 @@ class Position:
         return Position(self.geometry, tuple(self.cells[j] for j in perm))
 
     # ----- text ----------------------------------------------------------------------
+    def _repr_svg_(self) -> str:
+        """Jupyter draws a position with the web lab's SVG (one picture of a board)."""
+        from tttlab.game.draw import board_svg
+
+        return board_svg(self)
+
     def to_string(self, separator: str = "") -> str:
         """Row-major X/O/'.' notation; ``separator='/'`` puts '/' between rows."""
         rows = [

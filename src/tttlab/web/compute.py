@@ -17,6 +17,7 @@ from tttlab.agents import BUILTIN, Agent, make_agent
 from tttlab.evaluate import evaluate, mistakes
 from tttlab.game import Geometry, Player, Position, estimate_positions
 from tttlab.io import AgentFileError, FileAgent, check_board, load_agent_file
+from tttlab.render import board_svg
 from tttlab.solve import solve
 
 __all__ = ["CALLS", "TABLE_LIMIT", "ApiError", "state"]
@@ -241,7 +242,17 @@ def call_mistakes(
         "optimal_share": report.optimal_share,
         "decision_positions": report.decision_positions,
         "total": total,
-        "mistakes": [m.as_json() for m in found],
+        "mistakes": [
+            {
+                **m.as_json(),
+                # The one drawing of a board: the agent's losing moves and the right ones.
+                "svg": board_svg(
+                    Position.from_string(m.position, geometry),
+                    marks={**{r: "right" for r in m.right}, **{w: "loses" for w in m.wrong}},
+                ),
+            }
+            for m in found
+        ],
     }
 
 
