@@ -36,3 +36,24 @@ def test_network_agent_is_listed_played_and_evaluated(
     exact = client.post("/api/evaluate", json={"agent": "az.npz"}).json()
     expected = evaluate(agent, DEFAULT)
     assert exact["X"]["optimal_share"] == expected["X"].optimal_share
+
+
+def test_a_loaded_network_agent_shows_its_exact_evaluation(tmp_path: Path) -> None:
+    import tttlab
+    from tttlab.agents.network import NetworkAgent
+
+    save_network_file(
+        tmp_path / "dqn.npz",
+        random_network(algorithm="dqn", seed=3),
+        episodes=7,
+        seed=0,
+        hyperparameters={},
+    )
+    agent = tttlab.load(tmp_path / "dqn.npz")
+    assert isinstance(agent, NetworkAgent)
+    shown = agent._repr_html_()  # type: ignore[attr-defined]
+    assert "dqn" in shown
+    assert "7 self-play games" in shown
+    report = tttlab.evaluate(agent)
+    assert f"{report.X.optimal_share:.4f}" in shown
+    assert tttlab.evaluate(agent).to_dict() == tttlab.evaluate(tmp_path / "dqn.npz").to_dict()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ import numpy as np
 from tttlab.agents import Agent
 from tttlab.agents.base import policy_matrix
 from tttlab.agents.learned import LearnedAgent
+from tttlab.agents.network import NetworkAgent
 from tttlab.evaluate import SeatReport, round_robin, sampled_evaluation
 from tttlab.evaluate import evaluate as _evaluate_seats
 from tttlab.evaluate.arena import Pairing, Standing
@@ -167,6 +168,26 @@ class TrainedAgent(LearnedAgent):
         return agent_html(self)
 
 
+@dataclass(eq=False)
+class LoadedNetworkAgent(NetworkAgent):
+    """A network agent as :func:`load` hands it out: it shows its exact evaluation in a
+    notebook, like a table agent."""
+
+    @classmethod
+    def wrap(cls, agent: NetworkAgent) -> LoadedNetworkAgent:
+        if isinstance(agent, LoadedNetworkAgent):
+            return agent
+        return cls(**{f.name: getattr(agent, f.name) for f in fields(NetworkAgent)})
+
+    def _repr_html_(self) -> str:
+        from tttlab.api.display import evaluation_html, network_intro_html
+
+        intro = network_intro_html(self)
+        if not state_space_fits(self.geometry):
+            return intro
+        return intro + evaluation_html(evaluate(self))
+
+
 def load(agent: str | Path, board: Geometry | str | None = None) -> Agent:
     """An agent by built-in name (``random``, ``perfect``, ``minimax``, ``mcts:500``) or from
     an agent file; a file decides the board unless ``board`` is given."""
@@ -177,7 +198,11 @@ def load(agent: str | Path, board: Geometry | str | None = None) -> Agent:
     if is_builtin(spec):
         return resolve_agent(spec, geometry)
     found = file_agent(spec, geometry)
-    return TrainedAgent.wrap(found) if isinstance(found, LearnedAgent) else found
+    if isinstance(found, LearnedAgent):
+        return TrainedAgent.wrap(found)
+    if isinstance(found, NetworkAgent):
+        return LoadedNetworkAgent.wrap(found)
+    return found
 
 
 def _agent(agent: Agent | str | Path, geometry: Geometry | None) -> tuple[Agent, Geometry]:

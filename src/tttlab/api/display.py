@@ -61,6 +61,15 @@ def agent_html(agent: TrainedAgent) -> str:
     return intro + evaluation_html(agent.evaluation())
 
 
+def network_intro_html(agent: Any) -> str:
+    episodes = agent.meta.get("episodes")
+    played = f", {episodes:,} self-play games" if isinstance(episodes, int) else ""
+    return (
+        f"<p style='font-family:sans-serif'><b>{html.escape(agent.algorithm)}</b> network on "
+        f"{agent.geometry.name}{played}, hidden {agent.architecture.hidden}</p>"
+    )
+
+
 def arena_html(result: ArenaResult) -> str:
     data = result.to_dict()
     rows = [
