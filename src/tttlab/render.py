@@ -1,7 +1,6 @@
 """Text drawings of positions for terminals and logs (plain strings; the CLI adds colour).
 
 >>> from tttlab.game import Position
-from tttlab.game.draw import board_svg
 >>> print(board_text(Position.from_string("X.O/.X./..O")))
  X | 2 | O
 ---+---+---
