@@ -43,11 +43,21 @@ def agents_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def server(agents_dir: Path) -> Iterator[str]:
+def start_serve(folder: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    """``ttt serve --agents FOLDER`` on a free loopback port, once it answers."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tttlab", "serve", "--port", str(port), "--agents", str(agents_dir)],
+        [
+            sys.executable,
+            "-m",
+            "tttlab",
+            "serve",
+            "--port",
+            str(port),
+            "--agents",
+            str(folder),
+            *extra,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=dict(os.environ),
@@ -56,16 +66,27 @@ def server(agents_dir: Path) -> Iterator[str]:
     deadline = time.monotonic() + 60
     while True:
         try:
-            with urllib.request.urlopen(url + "/api/agents", timeout=2):
-                break
+            with urllib.request.urlopen(url + "/api/agents", timeout=5):
+                return proc, url
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
+                assert proc.stderr is not None
                 raise RuntimeError(f"ttt serve did not start: {proc.stderr.read()!r}") from None
             time.sleep(0.2)
-    yield url
+
+
+def stop_serve(proc: subprocess.Popen[bytes]) -> None:
+    """Stop it as Ctrl-C would (a clean shutdown), killing it if that hangs."""
     proc.terminate()
     try:
-        proc.wait(timeout=10)
+        proc.wait(timeout=60)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+@pytest.fixture(scope="module")
+def server(agents_dir: Path) -> Iterator[str]:
+    proc, url = start_serve(agents_dir)
+    yield url
+    stop_serve(proc)

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -18,56 +16,21 @@ from typing import Any
 import pytest
 
 from tests.cli.helpers import ttt
-from tests.web.conftest import free_port
+from tests.web.conftest import start_serve, stop_serve
 from tttlab.cli.serve_cmd import default_agents_dir
 from tttlab.web.compute import ApiError
 from tttlab.web.pool import Pool
 
 LONG = {"algorithm": "q", "board": "3x4k3", "episodes": 50_000_000}
-
-
-def _serve(folder: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tttlab",
-            "serve",
-            "--port",
-            str(port),
-            "--agents",
-            str(folder),
-            "--max-episodes",
-            "100000000",
-            *extra,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/api/train", timeout=2):
-                return proc, url
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError("ttt serve did not start") from None
-            time.sleep(0.2)
+BIG = ("--max-episodes", "100000000")
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     folder = tmp_path_factory.mktemp("lab")
-    proc, url = _serve(folder)
+    proc, url = start_serve(folder, *BIG)
     yield url, folder
-    proc.terminate()
-    try:
-        proc.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    stop_serve(proc)
 
 
 def call(url: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
@@ -98,6 +61,15 @@ def events(url: str, job: str, until: str | None = None) -> list[tuple[str, dict
                 if kind == until:
                     break
     return found
+
+
+def start_long_job(url: str, name: str) -> dict[str, Any]:
+    """Start a job far too long to finish, and wait until it has trained a batch."""
+    status, started = call(url, "POST", "/api/train", {**LONG, "name": name})
+    assert status == 202
+    first = events(url, started["job"], until="progress")
+    assert first[0][0] == "progress"
+    return dict(started)
 
 
 def test_a_job_streams_progress_then_done_and_replays(lab: tuple[str, Path]) -> None:
@@ -137,10 +109,7 @@ def test_a_job_streams_progress_then_done_and_replays(lab: tuple[str, Path]) -> 
 
 def test_limit_429_and_stop_keeps_a_playable_agent(lab: tuple[str, Path]) -> None:
     url, folder = lab
-    status, started = call(url, "POST", "/api/train", {**LONG, "name": "stopped"})
-    assert status == 202
-    first = events(url, started["job"], until="progress")
-    assert first[0][0] == "progress"
+    started = start_long_job(url, "stopped")
     status, body = call(url, "POST", "/api/train", {"algorithm": "q", "episodes": 100})
     assert status == 429
     assert "already running" in body["error"]
@@ -214,11 +183,9 @@ def _trainer_pids(out: Path) -> list[int]:
 
 
 def test_killing_the_server_leaves_no_partial_agent(tmp_path: Path) -> None:
-    proc, url = _serve(tmp_path)
+    proc, url = start_serve(tmp_path, *BIG)
     try:
-        status, started = call(url, "POST", "/api/train", {**LONG, "name": "orphan"})
-        assert status == 202
-        events(url, started["job"], until="progress")
+        start_long_job(url, "orphan")
         assert _trainer_pids(tmp_path / "orphan.npz")
     finally:
         proc.send_signal(signal.SIGKILL)
@@ -231,11 +198,9 @@ def test_killing_the_server_leaves_no_partial_agent(tmp_path: Path) -> None:
 
 
 def test_a_clean_shutdown_stops_jobs_and_keeps_what_they_learned(tmp_path: Path) -> None:
-    proc, url = _serve(tmp_path)
+    proc, url = start_serve(tmp_path, *BIG)
     try:
-        status, started = call(url, "POST", "/api/train", {**LONG, "name": "kept"})
-        assert status == 202
-        events(url, started["job"], until="progress")
+        start_long_job(url, "kept")
     finally:
         proc.terminate()
         proc.wait(timeout=120)

@@ -5,17 +5,13 @@ Screenshots of each section go to artifacts/browser/."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.cli.helpers import ttt
-from tests.web.conftest import free_port
+from tests.web.conftest import start_serve, stop_serve
 from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -30,40 +26,9 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
         ).returncode
         == 0
     )
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tttlab",
-            "serve",
-            "--port",
-            str(port),
-            "--agents",
-            str(folder),
-            "--max-episodes",
-            "100000000",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/api/agents", timeout=5):
-                break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError("ttt serve did not start") from None
-            time.sleep(0.2)
+    proc, url = start_serve(folder, "--max-episodes", "100000000")
     yield url, folder
-    proc.terminate()
-    try:
-        proc.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    stop_serve(proc)
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from tttlab.agents.base import policy_matrix
 from tttlab.game import Geometry, Player, Position, StateSpace
 from tttlab.solve import Solution, solve
 
-__all__ = ["Mistake", "SeatReport", "evaluate", "evaluate_policy", "mistakes"]
+__all__ = ["Mistake", "SeatReport", "evaluate", "evaluate_policy", "mistake_report", "mistakes"]
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,14 @@ def evaluate_policy(
     policy: npt.NDArray[np.float64], side: Player, solution: Solution
 ) -> SeatReport:
     """Exact metrics of an N × cells move-probability table played on ``side``."""
+    return _judge(policy, side, solution)[0]
+
+
+def _judge(
+    policy: npt.NDArray[np.float64], side: Player, solution: Solution
+) -> tuple[SeatReport, npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+    """The seat's report, the rows it counts against the optimal share, and each
+    position's probability against a random opponent."""
     space = solution.space
     n = space.size
     mine = int(side)
@@ -121,7 +129,7 @@ def evaluate_policy(
     plays = policy[decisions] > 0
     good = ~(plays & ~solution.optimal[decisions]).any(axis=1)
     final = space.terminal
-    return SeatReport(
+    report = SeatReport(
         worst_case=int(worst[0]),
         win=float(reach[final & (result == 1)].sum()),
         draw=float(reach[final & (result == 0)].sum()),
@@ -129,6 +137,7 @@ def evaluate_policy(
         optimal_share=float(good.mean()) if decisions.size else 1.0,
         decision_positions=int(decisions.size),
     )
+    return report, decisions[~good], reach
 
 
 def evaluate(
@@ -170,18 +179,18 @@ class Mistake:
         }
 
 
-def mistakes(agent: Agent, geometry: Geometry, side: Player, limit: int = 50) -> list[Mistake]:
-    """The positions counted against ``agent``'s optimal share on ``side``, most likely
-    first against a random opponent (then earliest), at most ``limit`` of them."""
+def mistake_report(
+    agent: Agent, geometry: Geometry, side: Player, limit: int = 50
+) -> tuple[SeatReport, int, list[Mistake]]:
+    """The seat's exact report, how many positions count against its optimal share, and
+    those positions, most likely first against a random opponent (then earliest), at most
+    ``limit`` of them: one policy table and one pass over the game graph for all three."""
     solution = solve(geometry)
     space = solution.space
     policy = policy_matrix(agent, space, side)
-    reach, can_reach = _reach(policy, side, space, _layers(space))
-    mine = int(side)
-    decisions = np.flatnonzero(can_reach & ~space.terminal & (space.to_move == mine))
-    bad = decisions[((policy[decisions] > 0) & ~solution.optimal[decisions]).any(axis=1)]
+    report, bad, reach = _judge(policy, side, solution)
     order = np.lexsort((space.ply[bad], -reach[bad]))
-    sign = 1 if side is Player.X else -1
+    sign = side.sign
     found = []
     for row in bad[order[:limit]]:
         children = space.next[row]
@@ -200,4 +209,10 @@ def mistakes(agent: Agent, geometry: Geometry, side: Player, limit: int = 50) ->
                 values={int(m): sign * int(solution.value[children[m]]) for m in legal},
             )
         )
-    return found
+    return report, int(bad.size), found
+
+
+def mistakes(agent: Agent, geometry: Geometry, side: Player, limit: int = 50) -> list[Mistake]:
+    """The positions counted against ``agent``'s optimal share on ``side`` (see
+    :func:`mistake_report`)."""
+    return mistake_report(agent, geometry, side, limit)[2]

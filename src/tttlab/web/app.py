@@ -20,7 +20,6 @@ work runs in worker processes (:mod:`tttlab.web.pool`) and is ended at the time 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -48,7 +47,7 @@ from tttlab.game import (
 from tttlab.render import board_svg
 from tttlab.train import ConfigError, config_from_options, default_config
 from tttlab.web.compute import TABLE_LIMIT, ApiError, state
-from tttlab.web.jobs import ALGORITHMS, HYPERPARAMETERS, TABLE, JobError, Jobs
+from tttlab.web.jobs import ALGORITHMS, HYPERPARAMETERS, TABLE, Jobs, available, check_algorithm
 from tttlab.web.pool import Pool
 
 __all__ = ["create_app"]
@@ -227,12 +226,6 @@ class JobStarted(BaseModel):
     agent: str
 
 
-def _available(algorithm: str) -> bool:
-    if algorithm in TABLE:
-        return True
-    return all(importlib.util.find_spec(m) is not None for m in ("jax", "equinox", "optax"))
-
-
 def _train_options() -> dict[str, Any]:
     algorithms: dict[str, Any] = {}
     for name in ALGORITHMS:
@@ -251,7 +244,7 @@ def _train_options() -> dict[str, Any]:
             if name == "td":
                 defaults["draw_reward"] = config.draw_reward
         algorithms[name] = {
-            "available": _available(name),
+            "available": available(name),
             "hyperparameters": list(HYPERPARAMETERS[name]),
             "defaults": {k: v for k, v in defaults.items() if v is not None},
         }
@@ -323,10 +316,6 @@ def create_app(
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse({"error": error.message}, status_code=error.status)
-
-    @app.exception_handler(JobError)
-    async def job_error(request: Request, error: JobError) -> JSONResponse:
         return JSONResponse({"error": error.message}, status_code=error.status)
 
     @app.exception_handler(RequestValidationError)
@@ -468,14 +457,7 @@ def create_app(
     async def train(body: TrainRequest) -> dict[str, Any]:
         """Start a training job in a process of its own; follow it at
         ``/api/train/{job}/events``."""
-        if body.algorithm not in ALGORITHMS:
-            raise ApiError(
-                400, f"unknown algorithm {body.algorithm!r} (choose {', '.join(ALGORITHMS)})"
-            )
-        if not _available(body.algorithm):
-            raise ApiError(
-                400, f"{body.algorithm} needs the neural extra: pip install 'tttlab[neural]'"
-            )
+        check_algorithm(body.algorithm)
         geometry = _geometry(body.board)
         if estimate_positions(geometry) > TABLE_LIMIT:
             raise ApiError(

@@ -14,11 +14,10 @@ import numpy as np
 
 from tttlab import api
 from tttlab.agents import BUILTIN, Agent, make_agent
-from tttlab.evaluate import evaluate, mistakes
+from tttlab.evaluate import evaluate, mistake_report
 from tttlab.game import Geometry, Player, Position, estimate_positions
 from tttlab.io import AgentFileError, FileAgent, check_board, load_agent_file
 from tttlab.render import board_svg
-from tttlab.solve import solve
 
 __all__ = ["CALLS", "TABLE_LIMIT", "ApiError", "state"]
 
@@ -232,9 +231,7 @@ def call_mistakes(
     side = Player.parse(seat)
     if side not in getattr(player, "seats", (Player.X, Player.O)):
         raise ApiError(409, f"{agent} does not play {side.name}")
-    report = evaluate(player, geometry, (side,))[side.name]
-    found = mistakes(player, geometry, side, limit=limit)
-    total = round(report.decision_positions * (1 - report.optimal_share))
+    report, total, found = mistake_report(player, geometry, side, limit)
     return {
         "agent": agent,
         "board": geometry.name,
@@ -263,16 +260,10 @@ def call_exact(board: str, position: str) -> dict[str, Any]:
     found = Position.from_string(position, geometry)
     if found.is_terminal:
         raise ApiError(409, f"the game is over ({found.outcome})")
-    solution = solve(geometry)
-    space = solution.space
-    row = space.index(found)
-    sign = 1 if found.to_move is Player.X else -1
-    values = {
-        str(m): sign * int(solution.value[space.next[row, m]])
-        for m in range(geometry.cells)
-        if space.next[row, m] >= 0
-    }
-    return {"value": sign * int(solution.value[row]), "values": values}
+    # The perfect agent's values are the game's value after each move, for the mover.
+    perfect = _folder(None).get("perfect", geometry)
+    values = {m: int(v) for m, v in (perfect.move_values(found) or {}).items()}
+    return {"value": max(values.values()), "values": {str(m): v for m, v in values.items()}}
 
 
 CALLS: dict[str, Callable[..., Any]] = {

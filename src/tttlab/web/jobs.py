@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import json
 import os
 import re
@@ -32,12 +33,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tttlab.web.compute import ApiError
+
 __all__ = [
     "ALGORITHMS",
     "HYPERPARAMETERS",
     "Job",
-    "JobError",
     "Jobs",
+    "available",
+    "check_algorithm",
     "hyperparameter_arguments",
 ]
 
@@ -67,23 +71,30 @@ NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 KEEP_FINISHED = 50
 
 
-class JobError(Exception):
-    """A request the job manager refuses: an HTTP status and one line."""
+def available(algorithm: str) -> bool:
+    """Whether this install can train ``algorithm`` (the network learners need the extra)."""
+    if algorithm in TABLE:
+        return True
+    return all(importlib.util.find_spec(m) is not None for m in ("jax", "equinox", "optax"))
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+
+def check_algorithm(algorithm: str) -> None:
+    """Refuse an unknown algorithm, or one this install cannot train (before any other
+    check of a training request, and before :meth:`Jobs.start`)."""
+    if algorithm not in ALGORITHMS:
+        raise ApiError(400, f"unknown algorithm {algorithm!r} (choose {', '.join(ALGORITHMS)})")
+    if not available(algorithm):
+        raise ApiError(400, f"{algorithm} needs the neural extra: pip install 'tttlab[neural]'")
 
 
 def hyperparameter_arguments(algorithm: str, given: dict[str, Any]) -> list[str]:
-    """``ttt train`` options for the hyperparameters of a request, or a JobError naming the
+    """``ttt train`` options for the hyperparameters of a request, or an ApiError naming the
     first one that does not apply or has the wrong type. Values are checked by the trainer."""
     allowed = HYPERPARAMETERS[algorithm]
     args: list[str] = []
     for key, value in given.items():
         if key not in allowed:
-            raise JobError(
+            raise ApiError(
                 400,
                 f"hyperparameter {key!r} does not apply to {algorithm} (it takes "
                 f"{', '.join(allowed)})",
@@ -91,14 +102,14 @@ def hyperparameter_arguments(algorithm: str, given: dict[str, Any]) -> list[str]
         option = "--" + key.replace("_", "-")
         if key == "double":
             if not isinstance(value, bool):
-                raise JobError(400, "hyperparameter 'double' must be true or false")
+                raise ApiError(400, "hyperparameter 'double' must be true or false")
             args.append(option if value else "--no-double")
         elif key in (*_SCHEDULES, "perspective", "hidden"):
             if not isinstance(value, str) or not value or value.startswith("-"):
-                raise JobError(400, f"hyperparameter {key!r} must be a word such as 'linear'")
+                raise ApiError(400, f"hyperparameter {key!r} must be a word such as 'linear'")
             args += [option, value]
         elif isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise JobError(400, f"hyperparameter {key!r} must be a number")
+            raise ApiError(400, f"hyperparameter {key!r} must be a number")
         else:
             args += [option, repr(value)]
     return args
@@ -208,13 +219,13 @@ class Jobs:
             if not name.endswith(".npz"):
                 name += ".npz"
             if not NAME.match(name) or name.endswith(".ckpt.npz"):
-                raise JobError(
+                raise ApiError(
                     400,
                     f"name {name!r} must be letters, digits, '.', '-' or '_' (at most 64, "
                     "not starting with '.')",
                 )
             if (self.folder / name).exists() or self._claimed(name):
-                raise JobError(409, f"an agent named {name} already exists; choose another name")
+                raise ApiError(409, f"an agent named {name} already exists; choose another name")
         return self.folder / name
 
     def _claimed(self, name: str) -> bool:
@@ -229,16 +240,15 @@ class Jobs:
         name: str | None,
         hyperparameters: dict[str, Any],
     ) -> Job:
+        """Start ``ttt train`` for a request whose algorithm passed :func:`check_algorithm`."""
         if self.folder is None:
-            raise JobError(409, "this server has no agents folder to save to (ttt serve --agents)")
+            raise ApiError(409, "this server has no agents folder to save to (ttt serve --agents)")
         if self.limit == 0:
-            raise JobError(
+            raise ApiError(
                 503, "training is off on this server (ttt serve --jobs 0, or --workers above 1)"
             )
-        if algorithm not in ALGORITHMS:
-            raise JobError(400, f"unknown algorithm {algorithm!r} (choose {', '.join(ALGORITHMS)})")
         if episodes > self.max_episodes:
-            raise JobError(
+            raise ApiError(
                 400,
                 f"episodes are limited to {self.max_episodes:,} on this server (ttt serve "
                 "--max-episodes)",
@@ -246,7 +256,7 @@ class Jobs:
         args = hyperparameter_arguments(algorithm, hyperparameters)
         with self._lock:
             if len(self.running()) >= self.limit:
-                raise JobError(
+                raise ApiError(
                     429,
                     f"{self.limit} training job{'s' if self.limit > 1 else ''} already "
                     "running; stop one or wait",
@@ -293,7 +303,7 @@ class Jobs:
     def get(self, job_id: str) -> Job:
         job = self.jobs.get(job_id)
         if job is None:
-            raise JobError(404, f"unknown job {job_id!r}")
+            raise ApiError(404, f"unknown job {job_id!r}")
         return job
 
     def stop(self, job_id: str, wait: float = 120.0) -> Job:
@@ -307,12 +317,12 @@ class Jobs:
         if job.reader is not None:
             job.reader.join(wait)
             if job.reader.is_alive():
-                raise JobError(503, f"job {job_id} did not stop within {wait:g} s")
+                raise ApiError(503, f"job {job_id} did not stop within {wait:g} s")
         return job
 
     def stop_all(self, wait: float = 30.0) -> None:
         for job in self.running():
-            with contextlib.suppress(JobError):
+            with contextlib.suppress(ApiError):
                 self.stop(job.id, wait)
 
     async def events(self, job_id: str) -> AsyncIterator[str]:
