@@ -30,7 +30,7 @@ typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
 unit: $(VENV)/.installed-dev
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadgroup
 
 # The browser tests drive Debian's chromium; install it when it is missing (needs root,
 # as on CI). Never `playwright install`: it downloads a browser of its own.

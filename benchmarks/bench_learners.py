@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import reference_course
 
-from tttlab.train import ALGORITHMS, Trainer, default_config
+from tttlab.hyperparameters import TABLE_LEARNERS as ALGORITHMS
+from tttlab.learners import Trainer, default_config
 
 
 def learner_rate(algorithm: str, episodes: int) -> float:

@@ -13,7 +13,7 @@ import argparse
 import time
 from typing import Any
 
-from tttlab.evaluate import evaluate
+from tttlab.evaluation import evaluate_seats
 from tttlab.game import Geometry
 from tttlab.neural.dqn import DQNConfig, DQNTrainer
 
@@ -41,7 +41,7 @@ def main() -> None:
             chunk = max(1, trainer.config.iterations // args.points)
             for i in range(args.points):
                 trainer.run(chunk if i < args.points - 1 else trainer.config.iterations)
-                reports = evaluate(trainer.agent(), geometry)
+                reports = evaluate_seats(trainer.agent(), geometry)
                 per_point[i] += all(
                     r.worst_case >= 0 and r.optimal_share == 1.0 for r in reports.values()
                 )

@@ -50,13 +50,13 @@ def perfect(point: dict[str, Any]) -> bool:
 def early_mistakes(episodes: int, early: int, limit: int) -> None:
     from tttlab.game import Geometry, Position
     from tttlab.neural.dqn import DQNConfig, DQNTrainer
-    from tttlab.solve import solve
+    from tttlab.solvers import solve_table
 
     geometry = Geometry()
     trainer = DQNTrainer(DQNConfig(geometry, episodes=episodes, seed=0))
     trainer.run(-(-early // trainer.config.games_per_iteration))
     agent = trainer.agent()
-    solution = solve(geometry)
+    solution = solve_table(geometry)
     print(f"\ndqn seed 0 after {trainer.done:,} of {episodes:,} games; decisions it gets wrong:")
     found = 0
     for seat in SEATS:

@@ -13,7 +13,7 @@ import argparse
 import json
 
 from tttlab.agents import MCTSAgent
-from tttlab.evaluate import evaluate
+from tttlab.evaluation import evaluate_seats
 from tttlab.game import Geometry
 
 COUNTS = (50, 100, 200, 500, 1000, 2000)
@@ -29,7 +29,7 @@ def main() -> None:
     for sims in COUNTS:
         unbeatable = 0
         for seed in range(args.seeds):
-            reports = evaluate(MCTSAgent(g, simulations=sims, seed=seed), g)
+            reports = evaluate_seats(MCTSAgent(g, simulations=sims, seed=seed), g)
             unbeatable += all(r.worst_case >= 0 for r in reports.values())
         rows[sims] = unbeatable
         if not args.json:

@@ -25,9 +25,9 @@ CHILD = r"""
 import json, resource, sys, time
 import numpy as np
 from tttlab.game import Geometry, Position, state_space, table_layout
-from tttlab.solve.bitboard import prove
+from tttlab.solvers.bitboard import prove
 from tttlab.agents import MCTSAgent
-from tttlab.train import Trainer, default_config
+from tttlab.learners import Trainer, default_config
 
 g = Geometry.parse(sys.argv[1])
 out = {"board": g.name}
@@ -43,8 +43,8 @@ out["search_seconds"] = time.perf_counter() - t
 out["value"] = proof.value
 out["search_nodes"] = proof.nodes
 if space.size <= 1_000_000:
-    from tttlab.solve import solve
-    t = time.perf_counter(); solve(g); out["table_solve_seconds"] = time.perf_counter() - t
+    from tttlab.solvers import solve_table
+    t = time.perf_counter(); solve_table(g); out["table_solve_seconds"] = time.perf_counter() - t
 full, sym = table_layout(space, False), table_layout(space, True)
 out["q_table_mib_full"] = full.size * g.cells * 8 / 2**20
 out["q_table_mib_symmetric"] = sym.size * g.cells * 8 / 2**20

@@ -74,5 +74,5 @@ print(f"{tree['nodes']:,} nodes without")
 # %%
 solved = tttlab.solve("3x3")
 assert solved.value == 0 and solved.depth == 9
-assert solved.optimal_first_moves == list(range(9))
+assert solved.optimal_first_moves == tuple(range(9))
 solved

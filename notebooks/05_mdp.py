@@ -9,9 +9,9 @@
 import tttlab
 
 x = tttlab.mdp(seat="X", opponent="random")
-print(x.summary["states"], "states,", len(x.P), "actions")
+print(x.states, "states,", len(x.P), "actions")
 print("P[4] (the centre):", x.P[4].shape, "with", x.P[4].nnz, "non-zeros")
-assert x.summary["decision_states"] + 3 == x.summary["states"]
+assert x.decision_states + 3 == x.states
 
 # %% [markdown]
 # ## Value iteration against policy iteration
@@ -25,7 +25,7 @@ vi = tttlab.mdp(seat="X", method="vi")
 pi = tttlab.mdp(seat="X", method="pi")
 assert abs(vi.value - pi.value) < 1e-12
 assert Fraction(vi.value).limit_denominator(1000) == Fraction(191, 192)
-print(vi.value, pi.value, vi.summary["iterations"], pi.summary["iterations"])
+print(vi.value, pi.value, vi.iterations, pi.iterations)
 
 # %% [markdown]
 # ## The best policy against random is not the safe one

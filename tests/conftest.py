@@ -11,7 +11,7 @@ import pytest
 from hypothesis import strategies as st
 
 from tttlab.game import Geometry, Position, StateSpace, state_space
-from tttlab.solve import Solution, solve
+from tttlab.solvers import Solution, solve_table
 
 # The suite, and every command it runs, keeps its table cache in a folder of its own, never
 # the user's (set before any test imports tttlab's tables), removed at the end.
@@ -70,7 +70,7 @@ def space3() -> StateSpace:
 
 @pytest.fixture(scope="session")
 def solution3() -> Solution:
-    return solve(Geometry(3, 3, 3))
+    return solve_table(Geometry(3, 3, 3))
 
 
 @pytest.fixture

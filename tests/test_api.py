@@ -3,7 +3,12 @@ the CLI's figures and files, and one clear error of tttlab's own for bad input."
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import importlib
 import json
+import pickle
+import types
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,26 +17,130 @@ import pytest
 
 import tttlab
 from tests.cli.helpers import ttt
-from tttlab.api import TrainedAgent
+from tttlab.agents import PerfectAgent
+from tttlab.api import TrainedAgent, TrainedNetwork
 
 
 def strip_seconds(data: dict) -> dict:  # type: ignore[type-arg]
     return {k: v for k, v in data.items() if k != "seconds"}
 
 
-def test_the_package_keeps_its_functions_beside_the_subpackages() -> None:
-    import tttlab.evaluate.exact
-    import tttlab.mdp.build
-    import tttlab.solve.table
-    import tttlab.train.learners
-    from tttlab.solve import solve as table_solve
+def test_each_name_means_one_thing() -> None:
+    """The API's functions never share a name with a subpackage, so every import form gives
+    what it says, and importing a subpackage leaves the functions alone."""
+    import tttlab.evaluation as judge_package
+    import tttlab.learners.trainer
+    import tttlab.planning.build
+    import tttlab.solvers as solvers_package
+    import tttlab.solvers.table as table_module
+    from tttlab.solvers import solve_table
 
-    assert callable(tttlab.train)
-    assert callable(tttlab.evaluate)
-    assert callable(tttlab.solve)
-    assert callable(tttlab.mdp)
-    assert tttlab.solve is not table_solve
+    assert isinstance(solvers_package, types.ModuleType)
+    assert isinstance(judge_package, types.ModuleType)
+    assert table_module.solve_table is solve_table
+    for name in ("train", "evaluate", "solve", "mdp", "arena", "load", "position"):
+        assert isinstance(getattr(tttlab, name), types.FunctionType), name
+        assert not (Path(tttlab.__file__).parent / name).exists(), name
     assert tttlab.solve("3x3").value == 0
+    assert tttlab.learners.trainer.Trainer is not None  # the subpackage is reachable too
+    assert tttlab.planning.build.build_mdp is not None
+
+
+def test_dir_lists_the_api_for_tab_completion() -> None:
+    listed = dir(tttlab)
+    for name in ("train", "evaluate", "solve", "mdp", "arena", "load", "TttlabError"):
+        assert name in listed
+
+
+def test_monkeypatching_an_api_name_sticks(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fake(*args: object, **kwargs: object) -> str:
+        return "patched"
+
+    monkeypatch.setattr(tttlab, "solve", fake)
+    importlib.import_module("tttlab.solvers.summary")  # a subpackage import changes nothing
+
+    assert tttlab.solve("3x3") == "patched"
+
+
+def test_every_module_imports_by_its_dotted_path() -> None:
+    root = Path(tttlab.__file__).parent
+    names = [
+        "tttlab." + ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        for path in sorted(root.rglob("*.py"))
+        if path.name != "__main__.py"
+    ]
+    assert len(names) > 60
+    for name in names:
+        module = importlib.import_module(name.removesuffix(".__init__"))
+        assert module.__name__ == name.removesuffix(".__init__")
+
+
+def test_results_are_dataclasses_that_copy_pickle_and_compare() -> None:
+    solved = tttlab.solve("3x3")
+    assert dataclasses.is_dataclass(solved)
+    assert copy.deepcopy(solved) == solved
+    assert pickle.loads(pickle.dumps(solved)) == solved
+    assert solved.positions == 5478
+    assert solved.nodes is None  # a table solve has no search fields
+    searched = tttlab.solve("4x4k4", method="search")
+    assert searched.positions is None
+    assert searched.nodes is not None
+    assert pickle.loads(pickle.dumps(searched)).to_dict() == searched.to_dict()
+    evaluation = tttlab.evaluate("perfect")
+    assert pickle.loads(pickle.dumps(evaluation)) == evaluation
+    result = tttlab.arena(["random", "perfect"], games=4, seed=1)
+    assert copy.deepcopy(result).to_dict() == result.to_dict()
+    solved_mdp = tttlab.mdp()
+    again = pickle.loads(pickle.dumps(solved_mdp))
+    assert again.to_dict() == solved_mdp.to_dict()
+    assert again.value == solved_mdp.value
+
+
+def test_load_says_what_it_returns_and_file_agents_share_one_surface(tmp_path: Path) -> None:
+    table = tttlab.train("q", episodes=2000, seed=0, progress=False)
+    network = tttlab.train("dqn", episodes=128, seed=0, progress=False, batch=64, updates=2)
+    assert isinstance(table, TrainedAgent)
+    assert isinstance(network, TrainedNetwork)
+    for agent in (table, network):
+        path = agent.save(tmp_path / f"{agent.algorithm}.npz")
+        loaded = tttlab.load(path)
+        assert type(loaded) is type(agent)
+        assert loaded.evaluation().to_dict() == agent.evaluation().to_dict()
+        assert loaded.save(tmp_path / "again.npz").read_bytes() == path.read_bytes()
+        assert "<table" in loaded._repr_html_()
+    assert isinstance(tttlab.load("perfect"), PerfectAgent)
+
+
+@pytest.mark.parametrize("algorithm", ["dqn", "alphazero"])
+def test_train_takes_the_network_learners_and_saves_the_clis_file(
+    tmp_path: Path, algorithm: str
+) -> None:
+    small = {"batch": 64, "updates": 2, "hidden": (16,)}
+    agent = tttlab.train(algorithm, episodes=128, seed=3, progress=False, **small)
+    result = ttt(
+        "train",
+        algorithm,
+        "--episodes",
+        "128",
+        "--seed",
+        "3",
+        "--batch",
+        "64",
+        "--updates",
+        "2",
+        "--hidden",
+        "16",
+        "--out",
+        str(tmp_path / "cli.npz"),
+        "--json",
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert agent.training is not None
+    assert agent.training["hyperparameters"] == summary["hyperparameters"]
+    assert agent.evaluation().to_dict() == summary["evaluation"]
+    assert agent.save(tmp_path / "api.npz").read_bytes() == (tmp_path / "cli.npz").read_bytes()
 
 
 def test_train_then_evaluate_equals_ttt_train_json(tmp_path: Path) -> None:
@@ -129,7 +238,7 @@ def test_mdp_against_random() -> None:
     as_o = tttlab.mdp(seat="O", opponent="random")
     assert Fraction(as_o.value).limit_denominator(10_000) == Fraction(874, 945)
     assert len(as_o.P) == 9
-    assert as_o.R.shape == (as_o.summary["states"], 9)
+    assert as_o.R.shape == (as_o.states, 9)
     pi = tttlab.mdp(seat="O", opponent="random", method="pi")
     assert abs(pi.value - as_o.value) < 1e-12
     x = tttlab.mdp()
@@ -158,6 +267,12 @@ BAD_CALLS = [
     (lambda: tttlab.train("q", board=3, episodes=10), TypeError),
     (lambda: tttlab.train("q", episodes=10, seed=-1), ValueError),
     (lambda: tttlab.train("q", episodes=10, side="X"), ValueError),
+    (lambda: tttlab.train("q", episodes=10, simulations=8), ValueError),
+    (lambda: tttlab.train("alphazero", episodes=10, epsilon=0.1), ValueError),
+    (lambda: tttlab.train("dqn", episodes=10, hidden="8,x"), ValueError),
+    (lambda: tttlab.train("dqn", episodes=10, double="yes"), TypeError),
+    (lambda: tttlab.train("dqn", episodes=10, opponent="random"), ValueError),
+    (lambda: tttlab.evaluate("perfect", board="4x5k4"), ValueError),
     (lambda: tttlab.evaluate("no-such-agent.npz"), ValueError),
     (lambda: tttlab.evaluate(42), TypeError),  # type: ignore[arg-type]
     (lambda: tttlab.evaluate("perfect", seat="Z"), ValueError),
@@ -181,16 +296,45 @@ BAD_CALLS = [
 
 @pytest.mark.parametrize(("call", "kind"), BAD_CALLS)
 def test_bad_input_raises_tttlabs_own_error(call, kind) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(kind) as info:
+    with pytest.raises(tttlab.TttlabError) as info:  # one except catches every refusal
         call()
-    assert type(info.value).__module__.startswith("tttlab"), type(info.value)
+    assert isinstance(info.value, kind)
     assert "\n" not in str(info.value)
     assert str(info.value)
+
+
+def test_every_error_class_of_tttlab_is_a_tttlab_error() -> None:
+    root = Path(tttlab.__file__).parent
+    classes = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name == "__main__.py":
+            continue
+        name = "tttlab." + ".".join(path.relative_to(root).with_suffix("").parts)
+        module = importlib.import_module(name.removesuffix(".__init__"))
+        classes += [
+            value
+            for value in vars(module).values()
+            if isinstance(value, type)
+            and issubclass(value, Exception)
+            and value.__module__ == module.__name__
+            and not issubclass(value, Warning)
+        ]
+    assert len(classes) >= 10
+    outside = [c.__qualname__ for c in classes if not issubclass(c, tttlab.TttlabError)]
+    # The only exception: the CLI's click error, which click itself turns into exit 2.
+    assert outside == ["CommandError"]
 
 
 def test_a_damaged_agent_file_is_one_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "bad.npz"
     path.write_bytes(b"PK\x03\x04 not really")
-    with pytest.raises(ValueError, match=r"bad\.npz") as info:
+    with pytest.raises(tttlab.TttlabError, match=r"bad\.npz"):
         tttlab.load(path)
-    assert type(info.value).__module__.startswith("tttlab")
+
+
+def test_the_typed_user_script_runs(tmp_path: Path) -> None:
+    """``tests/typecheck/user_script.py`` is what mypy checks; it must also run."""
+    from tests.typecheck.user_script import main
+
+    main(tmp_path)
+    assert (tmp_path / "q.npz").exists()

@@ -8,7 +8,7 @@ import pytest
 
 from tttlab import exercise as ex
 from tttlab.game import Geometry, IllegalMoveError, Position, PositionError
-from tttlab.solve import solve
+from tttlab.solvers import solve_table
 
 X, O, E = ex.X, ex.O, ex.EMPTY
 
@@ -63,7 +63,7 @@ def test_minimax_takes_win_and_blocks() -> None:
 
 
 def test_minimax_moves_are_optimal_on_many_boards() -> None:
-    table = solve(Geometry())
+    table = solve_table(Geometry())
     space = table.space
     for i in range(0, space.size, 23):
         if space.terminal[i]:

@@ -223,7 +223,7 @@ WRITER = """
 import sys
 from tttlab.game import Geometry
 from tttlab.io import save_agent_file
-from tttlab.train import Trainer, default_config
+from tttlab.learners import Trainer, default_config
 trainer = Trainer(default_config("q", 1, geometry=Geometry(3, 4, 3)))
 agent = trainer.agent()
 print("ready", flush=True)
@@ -260,7 +260,7 @@ def test_sigkill_during_save_leaves_the_previous_file_intact(tmp_path: Path) -> 
 
 def test_sigkill_during_save_leaves_no_stale_temporary_after_the_next_save(tmp_path: Path) -> None:
     from tttlab.io.agentfile import save_agent_file
-    from tttlab.train import Trainer, default_config
+    from tttlab.learners import Trainer, default_config
 
     path = tmp_path / "agent.npz"
     # What a writer killed mid-save leaves: a temporary named after a process that is gone.
@@ -295,7 +295,7 @@ def test_train_into_an_unwritable_folder_is_one_line(tmp_path: Path) -> None:
 def test_save_into_an_unwritable_folder_raises_the_agent_error() -> None:
     from tttlab.agents import AgentError
     from tttlab.io.agentfile import save_agent_file
-    from tttlab.train import Trainer, default_config
+    from tttlab.learners import Trainer, default_config
 
     trainer = Trainer(default_config("q", 1))
     with pytest.raises(AgentError, match="cannot write"):

@@ -7,65 +7,96 @@ The Python API (:mod:`tttlab.api`) is reachable from here, loaded on first use s
     agent = tttlab.train("q", board="3x3", episodes=20_000, seed=0)
     tttlab.evaluate(agent)
 
-``train``, ``evaluate``, ``solve`` and ``mdp`` share their names with subpackages
-(``tttlab.train`` the learners, ``tttlab.solve`` the solvers, ...). The package keeps the
-functions under those names: importing a subpackage does not replace them, and the
-subpackages stay importable as usual (``from tttlab.solve import solve``).
+Each name means one thing: ``tttlab.train``, ``evaluate``, ``solve`` and ``mdp`` are the
+API's functions, and no subpackage has those names (the learners live in
+``tttlab.learners``, the solvers in ``tttlab.solvers``, the judge in ``tttlab.evaluation``,
+the MDP in ``tttlab.planning``).
 """
 
 from __future__ import annotations
 
 import sys
-import types
-from importlib.metadata import PackageNotFoundError, version
-from typing import Any
+from types import ModuleType
 
-try:
-    __version__ = version("tttlab")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
+# This file is imported first by ``python -m tttlab`` and the ``ttt`` script, before the
+# command line can take Ctrl-C cleanly: it imports nothing that takes time (not even
+# ``typing`` or ``importlib.metadata``; ``__version__`` is read on first use).
+TYPE_CHECKING = False
 
-#: The API's functions and types, by the names they have on the package.
-_API = (
-    "train",
-    "evaluate",
-    "solve",
-    "arena",
-    "load",
-    "mdp",
-    "position",
-    "Evaluation",
-    "TrainedAgent",
-    "TttlabError",
-    "TttlabTypeError",
-)
-_SHADOWED = ("train", "evaluate", "solve", "mdp")
+if TYPE_CHECKING:  # what type checkers and editors see; at run time, loaded on first use
+    from tttlab.api import ArenaResult as ArenaResult
+    from tttlab.api import Evaluation as Evaluation
+    from tttlab.api import MDPResult as MDPResult
+    from tttlab.api import SolveResult as SolveResult
+    from tttlab.api import TrainedAgent as TrainedAgent
+    from tttlab.api import TrainedNetwork as TrainedNetwork
+    from tttlab.api import arena as arena
+    from tttlab.api import evaluate as evaluate
+    from tttlab.api import load as load
+    from tttlab.api import mdp as mdp
+    from tttlab.api import position as position
+    from tttlab.api import solve as solve
+    from tttlab.api import train as train
+    from tttlab.errors import TttlabError as TttlabError
+    from tttlab.errors import TttlabTypeError as TttlabTypeError
+    from tttlab.game import Position as _Position
 
-__all__ = ["__version__", *_API]
+    __version__: str
+
+#: The API's names, by the module that defines them.
+_LAZY = {
+    "train": "tttlab.api",
+    "evaluate": "tttlab.api",
+    "solve": "tttlab.api",
+    "arena": "tttlab.api",
+    "load": "tttlab.api",
+    "mdp": "tttlab.api",
+    "position": "tttlab.api",
+    "ArenaResult": "tttlab.api",
+    "Evaluation": "tttlab.api",
+    "MDPResult": "tttlab.api",
+    "SolveResult": "tttlab.api",
+    "TrainedAgent": "tttlab.api",
+    "TrainedNetwork": "tttlab.api",
+    "TttlabError": "tttlab.errors",
+    "TttlabTypeError": "tttlab.errors",
+}
+
+__all__ = ["__version__", *_LAZY]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _API:
-        from tttlab import api
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
 
-        value = getattr(api, name)
-        object.__setattr__(sys.modules[__name__], name, value)
-        return value
-    raise AttributeError(f"module 'tttlab' has no attribute {name!r}")
-
-
-class _Package(types.ModuleType):
-    """Keeps the API's functions when a subpackage of the same name is imported (the import
-    system would otherwise set ``tttlab.solve`` to the subpackage)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _SHADOWED and isinstance(value, types.ModuleType):
-            self.__dict__.pop(name, None)  # resolved again, as the function, by __getattr__
-            return
-        super().__setattr__(name, value)
+    try:
+        return version("tttlab")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0.0.0"
 
 
-sys.modules[__name__].__class__ = _Package
+def __getattr__(name: str) -> object:
+    """Load an API name on first use (``import tttlab`` imports no numpy, numba or scipy)."""
+    if name == "__version__":
+        globals()[name] = found = _version()
+        return found
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tttlab' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # later lookups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    """The API's names and the subpackages loaded so far (for tab completion)."""
+    loaded = {
+        name
+        for name, value in globals().items()
+        if isinstance(value, ModuleType) and value.__name__.startswith("tttlab.")
+    }
+    return sorted({*__all__, *loaded})
 
 
 def _register_notebook_display() -> None:
@@ -83,7 +114,7 @@ def _register_notebook_display() -> None:
     svg.for_type_by_name("tttlab.game.position", "Position", _position_svg)
 
 
-def _position_svg(position: Any) -> str:
+def _position_svg(position: _Position) -> str:
     from tttlab.render import board_svg
 
     return board_svg(position)

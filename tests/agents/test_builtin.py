@@ -18,7 +18,7 @@ from tttlab.agents import (
     make_agent,
 )
 from tttlab.game import Geometry, Player, Position, StateSpace
-from tttlab.solve import Solution
+from tttlab.solvers import Solution
 
 
 def test_protocol() -> None:

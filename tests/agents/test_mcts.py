@@ -8,7 +8,7 @@ from hypothesis import given, settings
 
 from tests.conftest import games
 from tttlab.agents import AgentError, MCTSAgent, make_agent
-from tttlab.evaluate import evaluate
+from tttlab.evaluation import evaluate_seats
 from tttlab.game import Geometry, Position
 
 
@@ -41,7 +41,7 @@ def test_seeded_and_deterministic() -> None:
 
 
 def test_unbeatable_on_3x3_with_1000_simulations() -> None:
-    reports = evaluate(make_agent("mcts:1000", Geometry()), Geometry())
+    reports = evaluate_seats(make_agent("mcts:1000", Geometry()), Geometry())
     for seat, report in reports.items():
         assert report.worst_case == 0, seat
         assert report.loss == 0, seat
@@ -61,7 +61,7 @@ def test_in_the_gym_environment_and_arena() -> None:
     from gymnasium.utils.env_checker import check_env
 
     from tttlab.envs import TicTacToeEnv
-    from tttlab.evaluate import round_robin
+    from tttlab.evaluation import round_robin
 
     check_env(TicTacToeEnv(board="4x4k4", opponent="mcts:100"))
     _, standings = round_robin(

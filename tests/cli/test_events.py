@@ -36,7 +36,7 @@ def test_events_match_the_log_and_the_summary(tmp_path: Path) -> None:
     summary = json.loads(r.stdout)
     lines = _lines(events.read_text())
     progress = [e for e in lines if e["event"] == "progress"]
-    assert [e["event"] for e in lines] == ["progress"] * len(progress) + ["done"]
+    assert [e["event"] for e in lines] == ["progress"] * len(progress) + ["saving", "done"]
     assert [e["episode"] for e in progress] == sorted({e["episode"] for e in progress})
     assert progress[-1]["episode"] == 20000
     assert all(e["episodes"] == 20000 and e["episodes_per_second"] > 0 for e in progress)

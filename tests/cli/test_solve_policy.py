@@ -9,7 +9,7 @@ import pytest
 
 from tests.cli.helpers import ttt
 from tttlab.game import Geometry, Position
-from tttlab.solve import solve
+from tttlab.solvers import solve_table
 
 
 def test_solve_json() -> None:
@@ -48,7 +48,7 @@ def test_policy_perfect_lists_every_position_with_only_optimal_moves() -> None:
     assert data["board"] == "3x3k3"
     table = data["moves"]
     assert len(table) == 4520
-    solution = solve(Geometry())
+    solution = solve_table(Geometry())
     for text, moves in table.items():
         assert len(text) == 9
         p = Position.from_string(text)

@@ -9,7 +9,7 @@ import pytest
 
 from tests.cli.helpers import ttt
 from tttlab.game import Geometry, Position
-from tttlab.solve import solve
+from tttlab.solvers import solve_table
 
 
 @pytest.mark.parametrize("algorithm", ["td", "q", "sarsa"])
@@ -98,7 +98,7 @@ def test_training_one_seat_against_a_fixed_opponent(tmp_path: Path) -> None:
     assert bad.returncode == 2
     assert "trained to play X only" in bad.stderr
     policy = json.loads(ttt("policy", str(out), "--json").stdout)
-    solution = solve(Geometry())
+    solution = solve_table(Geometry())
     # the policy lists the seat it plays; every position is one where X moves
     assert all(Position.from_string(p).to_move.name == "X" for p in policy["moves"])
     assert len(policy["moves"]) > 0

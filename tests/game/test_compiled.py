@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -14,10 +17,10 @@ from hypothesis import strategies as st
 
 from tests.cli.helpers import ttt
 from tttlab.game import Geometry, state_space, tablecache
-from tttlab.game.compiled import build_tables
+from tttlab.game.compiled import TABLE_FORMAT, build_tables
 from tttlab.game.statespace import reference_state_space
-from tttlab.solve import solve
-from tttlab.solve.table import reference_solve
+from tttlab.solvers import solve_table
+from tttlab.solvers.table import reference_solve
 
 FIELDS = ("ids", "next", "terminal", "winner", "to_move", "ply", "canonical", "symmetry", "boards")
 
@@ -72,7 +75,7 @@ def test_game_tree_by_classes_equals_path_counts(geometry: Geometry) -> None:
 
 @pytest.mark.parametrize("geometry", [Geometry(3, 3, 3), Geometry(3, 4, 3), Geometry(2, 3, 2)])
 def test_compiled_solver_equals_layered_reference(geometry: Geometry) -> None:
-    solution = solve(geometry)
+    solution = solve_table(geometry)
     score, optimal, best = reference_solve(geometry)
     assert np.array_equal(solution.score, score)
     assert np.array_equal(solution.optimal, optimal)
@@ -104,7 +107,7 @@ def test_four_by_four_counts() -> None:
         "o_wins": 3_106_180_802_304,
         "draws": 8_707_262_054_400,
     }
-    assert solve(Geometry(4, 4, 4)).value_at(0) == 0
+    assert solve_table(Geometry(4, 4, 4)).value_at(0) == 0
 
 
 # The disk cache. Each test uses a cache folder of its own.
@@ -119,21 +122,93 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 G = Geometry(3, 4, 3)
 
 
-def test_cache_is_written_keyed_by_board_and_version(cache: Path) -> None:
-    from tttlab import __version__
-
+def test_cache_is_written_keyed_by_board_and_table_format(cache: Path) -> None:
     arrays = tablecache.load_or_build(G)
     path = tablecache.cache_path(G)
-    assert path == cache / "tables" / __version__ / "3x4k3.npz"
+    assert path == cache / "tables" / f"v{TABLE_FORMAT}" / "3x4k3.npz"
     assert path.exists()
-    assert [p.name for p in path.parent.iterdir()] == ["3x4k3.npz"]  # no temporary left
+    # no temporary left, only the build lock
+    assert sorted(p.name for p in path.parent.iterdir()) == [".3x4k3.npz.lock", "3x4k3.npz"]
     again = tablecache.load_or_build(G)
     for name in arrays:
         assert np.array_equal(arrays[name], again[name])
     with np.load(path, allow_pickle=False) as archive:
         header = json.loads(str(archive["header"][()]))
     assert header["board"] == "3x4k3"
-    assert header["package_version"] == __version__
+    assert header["table_format"] == TABLE_FORMAT
+
+
+#: A digest of the enumerator's output on several boards, for each table format. If this
+#: test fails, the tables changed: raise TABLE_FORMAT (so that no cache serves the old
+#: ones) and record the new digest under the new number.
+DIGESTS = {2: "54a475c2c0f15dd08177339894510801"}
+
+
+def _digest() -> str:
+    digest = hashlib.sha256()
+    for board in ("3x3k3", "3x4k3", "2x2k2", "1x5k3", "3x3k2", "2x3k2"):
+        arrays = build_tables(Geometry.parse(board))
+        for name in sorted(arrays):
+            digest.update(f"{board}/{name}/{arrays[name].dtype}".encode())
+            digest.update(np.ascontiguousarray(arrays[name]).tobytes())
+    return digest.hexdigest()[:32]
+
+
+def test_the_table_format_is_tied_to_the_enumerators_output() -> None:
+    assert DIGESTS.get(TABLE_FORMAT) == _digest()
+
+
+_BUILDER = """
+import sys, time
+import tttlab.game.compiled as compiled
+from tttlab.game import Geometry, tablecache
+
+real = compiled.build_tables
+def counted(geometry):
+    with open(sys.argv[1], "a") as log:
+        log.write("built\\n")
+    time.sleep(1.0)  # long enough for the others to find the table missing
+    return real(geometry)
+compiled.build_tables = counted
+arrays = tablecache.load_or_build(Geometry(3, 4, 3))
+print(int(arrays["ids"].shape[0]), int(arrays["next"].sum()))
+"""
+
+
+def test_processes_that_miss_the_same_table_build_it_once(cache: Path) -> None:
+    log = cache / "builds.log"
+    env = {**os.environ, "TTTLAB_CACHE_DIR": str(cache)}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _BUILDER, str(log)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for _ in range(3)
+    ]
+    answers = [proc.communicate(timeout=120) for proc in procs]
+    assert all(proc.returncode == 0 for proc in procs), answers
+    assert log.read_text().splitlines() == ["built"]  # one built, two waited and read
+    assert len({out for out, _ in answers}) == 1
+    assert answers[0][0].split()[0] == "111973"
+
+
+def test_the_temporary_of_a_killed_table_writer_is_removed(cache: Path) -> None:
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    folder = cache / "tables" / f"v{TABLE_FORMAT}"
+    folder.mkdir(parents=True)
+    stale = folder / f".3x4k3.npz.{dead}.abcd1234.tmp"
+    stale.write_bytes(b"half of a very large table")
+    tablecache.load_or_build(G)
+    assert not stale.exists()
+    assert (folder / "3x4k3.npz").exists()
 
 
 def _damage(path: Path, how: str) -> None:
@@ -170,7 +245,7 @@ def test_a_damaged_cache_is_rebuilt_with_one_warning(cache: Path, how: str) -> N
         tablecache.load_or_build(G)
 
 
-def test_a_cache_of_another_board_or_version_is_not_trusted(cache: Path) -> None:
+def test_a_cache_of_another_board_or_format_is_not_trusted(cache: Path) -> None:
     tablecache.load_or_build(Geometry(3, 3, 3))
     other = tablecache.cache_path(Geometry(3, 3, 3))
     target = tablecache.cache_path(G)

@@ -15,7 +15,7 @@ import pytest
 from tttlab.agents import AgentError
 from tttlab.game import Geometry, Player, Position
 from tttlab.io import AgentFileError, load_agent_file, resolve_agent, save_agent_file
-from tttlab.train import Trainer, default_config
+from tttlab.learners import Trainer, default_config
 
 
 def _trained(algorithm: str = "q", episodes: int = 2_000, seed: int = 0) -> Trainer:

@@ -21,7 +21,7 @@ from tttlab.io import (
     save_agent_file,
     save_network_file,
 )
-from tttlab.train import Trainer, default_config
+from tttlab.learners import Trainer, default_config
 
 
 def random_network(

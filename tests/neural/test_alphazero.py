@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tttlab.agents.network import forward
-from tttlab.evaluate import evaluate
+from tttlab.evaluation import evaluate_seats
 from tttlab.game import Geometry, Player
 from tttlab.neural.alphazero import AlphaZeroConfig, AlphaZeroTrainer
 from tttlab.neural.network import from_params, init_network, to_params
@@ -35,7 +35,7 @@ def test_numpy_forward_equals_the_equinox_network() -> None:
 
 
 def test_a_short_run_beats_random_as_x(short_run: AlphaZeroTrainer) -> None:
-    reports = evaluate(short_run.agent(), Geometry())
+    reports = evaluate_seats(short_run.agent(), Geometry())
     assert reports["X"].win >= 0.9  # exact share of wins against a uniformly random O
     assert reports["X"].loss <= reports["O"].loss
 

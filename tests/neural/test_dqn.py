@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 from tttlab.agents.network import NetworkAgent, encode, forward
-from tttlab.evaluate import evaluate
+from tttlab.errors import ConfigError
+from tttlab.evaluation import evaluate_seats
 from tttlab.game import Geometry, Position
+from tttlab.hyperparameters import Schedule
 from tttlab.neural.dqn import Batch, DQNConfig, DQNTrainer
 from tttlab.neural.network import init_network, to_params
-from tttlab.train.learners import Schedule
 
 
 def mover_obs(text: str) -> np.ndarray:
@@ -201,7 +202,7 @@ def short_run() -> DQNTrainer:
 
 
 def test_a_short_run_beats_random_as_x(short_run: DQNTrainer) -> None:
-    reports = evaluate(short_run.agent(), Geometry())
+    reports = evaluate_seats(short_run.agent(), Geometry())
     assert reports["X"].win >= 0.85  # exact share of wins against a uniformly random O
     assert reports["X"].loss < 0.05
 
@@ -235,7 +236,8 @@ def test_resume_equals_an_uninterrupted_run() -> None:
 
 def test_config_limits_and_headers() -> None:
     for bad in ({"gamma": 1.5}, {"updates": -1}, {"target_every": 0}, {"perspective": "o"}):
-        with pytest.raises(ValueError, match="out-of-range"):
+        (name,) = bad
+        with pytest.raises(ConfigError, match="--" + name.replace("_", "-")):
             DQNConfig(Geometry(), episodes=10, **bad)  # type: ignore[arg-type]
     config = DQNConfig(Geometry(), episodes=300, batch=128, double=False, perspective="x")
     assert (config.games_per_iteration, config.iterations) == (128, 3)

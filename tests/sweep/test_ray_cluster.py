@@ -1,8 +1,11 @@
 """``ttt sweep --address`` against a real Ray cluster started here, on loopback only:
-the same rows as a local run, a worker killed mid-sweep, and the cluster stopped mid-sweep."""
+the same rows as a local run, a worker killed mid-sweep, a cluster of another version
+refused, runs cancelled when the sweep stops, and the cluster stopped mid-sweep. One
+cluster serves the module (its last test stops it)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -19,10 +22,12 @@ import pytest
 
 from tests.cli.helpers import ttt
 from tests.sweep.test_sweep import keyed, rows
+from tttlab.game import Geometry
+from tttlab.sweep import RayCluster, SweepError, plan_runs
 
 ray = pytest.importorskip("ray", reason="the distributed extra (Ray) is not installed")
 RAY = str(Path(sys.executable).with_name("ray"))
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group(name="ray")]
 
 
 def free_port() -> int:
@@ -32,13 +37,16 @@ def free_port() -> int:
 
 
 class Cluster:
-    """``ray start --head`` on 127.0.0.1 with 2 CPUs, in a short temp folder of its own."""
+    """``ray start --head`` on 127.0.0.1 with 2 CPUs, in a short temp folder of its own, and
+    in a session of its own: every process of the cluster (workers too) is in that session,
+    so stopping it ends this cluster only, never another one on the machine (``ray stop``
+    would stop them all)."""
 
     def __init__(self) -> None:
         self.port = free_port()
         self.temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # socket paths must be short
         self.env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
-        subprocess.run(
+        started = subprocess.run(
             [
                 RAY,
                 "start",
@@ -58,17 +66,44 @@ class Cluster:
             capture_output=True,
             env=self.env,
             timeout=120,
+            start_new_session=True,
         )
+        self.session = next(
+            (_session(pid) for pid in _pids() if self.temp.encode() in _cmdline(pid)), -1
+        )
+        assert self.session > 0, started.stderr
         self.address = f"127.0.0.1:{self.port}"
 
     def stop(self) -> None:
-        subprocess.run(
-            [RAY, "stop", "--force"], capture_output=True, env=self.env, timeout=120, check=False
-        )
+        for _ in range(3):  # processes may still be starting workers: sweep a few times
+            for pid in _pids():
+                if _session(pid) == self.session:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+            time.sleep(0.2)
         shutil.rmtree(self.temp, ignore_errors=True)
 
 
-@pytest.fixture
+def _pids() -> list[int]:
+    return [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return (Path("/proc") / str(pid) / "cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _session(pid: int) -> int:
+    try:
+        stat = (Path("/proc") / str(pid) / "stat").read_text()
+    except OSError:
+        return -1
+    return int(stat.rsplit(")", 1)[1].split()[3])  # state, ppid, pgrp, session, ...
+
+
+@pytest.fixture(scope="module")
 def cluster() -> Iterator[Cluster]:
     started = Cluster()
     try:
@@ -77,7 +112,7 @@ def cluster() -> Iterator[Cluster]:
         started.stop()
 
 
-def sweep(out: Path, seeds: str, *extra: str) -> list[str]:
+def sweep(out: Path, seeds: str, *extra: str, episodes: int = 400_000) -> list[str]:
     return [
         "sweep",
         "q",
@@ -85,7 +120,7 @@ def sweep(out: Path, seeds: str, *extra: str) -> list[str]:
         "--board",
         "3x4",
         "--episodes",
-        "300000",
+        str(episodes),
         "--seeds",
         seeds,
         "--out",
@@ -116,26 +151,17 @@ def wait_for_rows(out: Path, count: int, proc: subprocess.Popen[str]) -> None:
 
 def worker_pids() -> list[int]:
     """Ray worker processes running a sweep task (Ray titles them ``ray::run_one``)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                cmdline = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if cmdline.startswith(b"ray::run_one"):
-                found.append(int(entry.name))
-    return found
+    return [pid for pid in _pids() if _cmdline(pid).startswith(b"ray::run_one")]
 
 
 def test_cluster_rows_equal_local_rows_and_survive_a_killed_worker(
     cluster: Cluster, tmp_path: Path
 ) -> None:
     local, remote = tmp_path / "local.csv", tmp_path / "remote.csv"
-    result = ttt(*sweep(local, "0-9", "--workers", "2"))
+    result = ttt(*sweep(local, "0-5", "--workers", "2"))
     assert result.returncode == 0, result.stderr
 
-    proc = start(sweep(remote, "0-9", "--address", cluster.address))
+    proc = start(sweep(remote, "0-5", "--address", cluster.address))
     try:
         wait_for_rows(remote, 2, proc)
         killed = 0
@@ -154,9 +180,30 @@ def test_cluster_rows_equal_local_rows_and_survive_a_killed_worker(
     assert keyed(remote) == keyed(local)  # every row exactly once, the same figures
 
 
+def test_another_version_is_refused_and_a_stopped_sweep_cancels_its_runs(
+    cluster: Cluster,
+) -> None:
+    with pytest.raises(SweepError, match=r"runs tttlab .*, this is 0\.0\.0-elsewhere"):
+        RayCluster(cluster.address, version="0.0.0-elsewhere")
+    assert not ray.is_initialized()  # the refused connection is closed
+    runs = plan_runs(["q"], Geometry(3, 4, 3), [2_000_000], list(range(6)), {})
+
+    def stop(row: dict[str, object]) -> None:
+        raise KeyboardInterrupt  # Ctrl-C once the first row is in
+
+    with RayCluster(cluster.address) as connected:
+        with pytest.raises(KeyboardInterrupt):
+            connected.run(runs, stop)
+        deadline = time.monotonic() + 60
+        while worker_pids() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not worker_pids(), "runs went on on the cluster after the sweep stopped"
+    assert not ray.is_initialized()
+
+
 def test_cluster_stopped_mid_sweep_then_finished_locally(cluster: Cluster, tmp_path: Path) -> None:
     out = tmp_path / "stopped.csv"
-    args = sweep(out, "0-29", "--address", cluster.address)
+    args = sweep(out, "0-9", "--address", cluster.address, episodes=1_500_000)
     proc = start(args)
     try:
         wait_for_rows(out, 3, proc)
@@ -170,12 +217,12 @@ def test_cluster_stopped_mid_sweep_then_finished_locally(cluster: Cluster, tmp_p
     assert "lost the Ray cluster" in errors[0]
     assert "Traceback" not in err
     kept = keyed(out)
-    assert 3 <= len(kept) < 60
+    assert 3 <= len(kept) < 20
 
     local = [a for a in args if a not in ("--address", cluster.address)]
     again = ttt(*local, "--json", timeout=600)
     assert again.returncode == 0, again.stderr
-    assert json.loads(again.stdout)["ran"] == 60 - len(kept)
+    assert json.loads(again.stdout)["ran"] == 20 - len(kept)
     final = keyed(out)
-    assert len(final) == 60
+    assert len(final) == 20
     assert all(final[key] == value for key, value in kept.items())

@@ -65,11 +65,13 @@ def test_parsers() -> None:
 
 def test_plan_is_the_cross_product_and_checks_every_configuration() -> None:
     runs = plan_runs(
-        ["q", "td"], Geometry(), [10, 20], [0, 1, 2], {"alpha": [0.1, 0.5], "gamma": [1.0]}
+        ["q", "td"], Geometry(), [10, 20], [0, 1, 2], {"alpha": [0.1, 0.5], "epsilon": [0.2]}
     )
     assert len(runs) == 2 * 2 * 3 * 2
     assert len(set(runs)) == len(runs)
-    assert json.loads(runs[0].hyperparameters) == {"alpha": 0.1, "gamma": 1.0}
+    assert json.loads(runs[0].hyperparameters) == {"alpha": 0.1, "epsilon": 0.2}
+    with pytest.raises(SweepError, match="--gamma does not apply to td"):
+        plan_runs(["q", "td"], Geometry(), [10], [0], {"gamma": [0.9]})
     with pytest.raises(SweepError, match="alpha"):
         plan_runs(["q"], Geometry(), [10], [0], {"alpha": [2.0]})
     with pytest.raises(SweepError, match="unknown algorithm"):

@@ -14,30 +14,56 @@ from tttlab.vector import make
 pgx = pytest.importorskip("pgx")
 
 
-def _interface(env: object) -> dict[str, object]:
-    return {name: callable(getattr(env, name, None)) for name in ("init", "step", "observe")} | {
-        name: getattr(env, name, None) is not None
-        for name in ("id", "version", "num_players", "num_actions", "observation_shape")
-    }
-
-
-def test_same_interface_as_pgx_tic_tac_toe() -> None:
+def test_the_same_game_as_pgx_tic_tac_toe_move_by_move() -> None:
+    """Both environments play the same actions (legal ones, occupied cells, and moves after
+    the end) in 512 games; at every step they agree on everything pgx's interface shows.
+    pgx draws the seat order at ``init``, so its ids are mapped to X and O first. One
+    difference: on an occupied cell pgx writes the move over the stone before it ends the
+    game, where tttlab leaves the board as it was, so the (final) observation of a game
+    lost that way is compared only up to that move."""
     ours, theirs = make("3x3k3"), pgx.make("tic_tac_toe")
-    assert _interface(ours) == _interface(theirs)
-    assert all(_interface(ours).values())
     assert ours.num_actions == theirs.num_actions
     assert ours.observation_shape == theirs.observation_shape
-    a, b = ours.init(jax.random.PRNGKey(0)), theirs.init(jax.random.PRNGKey(0))
-    for field in (
-        "current_player",
-        "observation",
-        "rewards",
-        "terminated",
-        "truncated",
-        "legal_action_mask",
-    ):
-        assert np.shape(getattr(a, field)) == np.shape(getattr(b, field))
-        assert np.asarray(getattr(a, field)).dtype == np.asarray(getattr(b, field)).dtype
+    games = 512
+    keys = jax.random.split(jax.random.PRNGKey(0), games)
+    a, b = jax.vmap(ours.init)(keys), jax.vmap(theirs.init)(keys)
+    x_id = np.asarray(b.current_player)  # pgx's id of the player who moves first
+    assert 0 < x_id.sum() < games  # both seat orders occur
+    rows = np.arange(games)
+    actions = np.asarray(jax.random.randint(jax.random.PRNGKey(1), (14, games), 0, 9))
+    step_ours, step_theirs = jax.jit(jax.vmap(ours.step)), jax.jit(jax.vmap(theirs.step))
+    spoiled = np.zeros(games, bool)  # lost by playing an occupied cell
+    for ply in range(14):
+        for name in ("terminated", "truncated", "legal_action_mask"):
+            assert np.array_equal(getattr(a, name), getattr(b, name)), (ply, name)
+        seen = np.asarray(a.observation)[~spoiled]
+        assert np.array_equal(seen, np.asarray(b.observation)[~spoiled]), ply
+        x_moves = np.asarray(b.current_player) == x_id
+        assert np.array_equal(np.asarray(a.current_player) == 0, x_moves), ply
+        rewards_b = np.asarray(b.rewards)
+        as_x_and_o = np.stack([rewards_b[rows, x_id], rewards_b[rows, 1 - x_id]], axis=1)
+        assert np.array_equal(np.asarray(a.rewards), as_x_and_o), ply
+        live = ~np.asarray(a.terminated)
+        spoiled |= live & ~np.asarray(a.legal_action_mask)[rows, actions[ply]]
+        action = jnp.asarray(actions[ply])
+        a, b = step_ours(a, action), step_theirs(b, action)
+    assert np.asarray(a.terminated).all()
+    assert 0 < spoiled.sum() < games  # both kinds of ending were compared
+
+
+def test_an_action_off_the_board_loses_as_illegal_actions_do() -> None:
+    """pgx's rule for an illegal action: the game ends and the mover gets −1. An action
+    that is not a cell at all (-1, cells) is illegal too; it used to pass the turn."""
+    env = make("3x3k3")
+    start = env.init(jax.random.PRNGKey(0))
+    for action in (-1, 9, 100):
+        after = env.step(start, jnp.int32(action))
+        assert bool(after.terminated)
+        assert np.asarray(after.rewards).tolist() == [-1.0, 1.0]
+        assert np.array_equal(after.board, start.board)
+        again = env.step(after, jnp.int32(0))  # after the end: nothing changes, no reward
+        assert np.asarray(again.rewards).tolist() == [0.0, 0.0]
+        assert np.array_equal(again.board, after.board)
 
 
 @pytest.mark.parametrize("board", ["3x3k3", "4x4k4", "5x5k4"])
@@ -78,12 +104,41 @@ def test_pgx_auto_reset_and_mctx_search(board: str) -> None:
                 num_simulations=16,
                 invalid_actions=~state.legal_action_mask,
             )
-            legal = jnp.take_along_axis(state.legal_action_mask, out.action[:, None], 1)
             state = step(state, out.action, jax.random.split(k2, batch))
-            return state, (legal[:, 0], state.terminated)
+            return state, (state.terminated, state.rewards, state.board)
 
         return jax.lax.scan(body, state, jax.random.split(key, 3 * env.num_actions))[1]
 
-    legal, terminated = play(jax.random.PRNGKey(0))
-    assert bool(np.asarray(legal).all())  # the search never picks an illegal move
-    assert int(np.asarray(terminated).sum()) >= batch  # games end and restart
+    terminated, rewards, boards = (np.asarray(x) for x in play(jax.random.PRNGKey(0)))
+    assert terminated.sum() >= batch  # games end ...
+    # ... and auto_reset hands back a fresh board with the final rewards of the game
+    assert (boards[terminated] == 0).all()
+    assert (rewards[terminated].sum(axis=-1) == 0).all()
+    assert (rewards[~terminated] == 0).all()
+    # A search over our env finds a win in one: X X . / O O . / . . . with X to move.
+    win = make("3x3k3")
+    root_state = win.from_boards(jnp.array([[1, 1, 0, 2, 2, 0, 0, 0, 0]]))
+
+    def one(params, key, action, state):  # type: ignore[no-untyped-def]
+        del params, key
+        mover = state.current_player
+        state = jax.vmap(win.step)(state, action)
+        out = mctx.RecurrentFnOutput(
+            reward=state.rewards[jnp.arange(1), mover],
+            discount=jnp.where(state.terminated, 0.0, -1.0),
+            prior_logits=jnp.where(state.legal_action_mask, 0.0, jnp.finfo(jnp.float32).min),
+            value=jnp.zeros(1),
+        )
+        return out, state
+
+    found = mctx.gumbel_muzero_policy(
+        params=None,
+        rng_key=jax.random.PRNGKey(3),
+        root=mctx.RootFnOutput(
+            prior_logits=jnp.zeros((1, 9)), value=jnp.zeros(1), embedding=root_state
+        ),
+        recurrent_fn=one,
+        num_simulations=32,
+        invalid_actions=~root_state.legal_action_mask,
+    )
+    assert int(found.action[0]) == 2

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tttlab.io import save_agent_file
-from tttlab.train import Trainer, default_config
+from tttlab.learners import Trainer, default_config
 from tttlab.web.app import MAX_BODY, create_app
 
 

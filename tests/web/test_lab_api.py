@@ -3,6 +3,7 @@ event streams, stopping, the job limit, and the arena, mistakes and exact values
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -295,3 +296,43 @@ def test_notebooks_and_the_page_draw_one_picture() -> None:
     assert served.text == position._repr_svg_()
     assert position._repr_svg_().count('class="win"') == 0
     assert Position.from_string("XXX/OO./...")._repr_svg_().count('class="win"') == 3
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                status = (entry / "status").read_text()
+            except OSError:
+                continue
+            if f"\nPPid:\t{parent}\n" in status:
+                found.append(int(entry.name))
+    return found
+
+
+def test_slow_agent_work_never_holds_up_stopping_a_job(tmp_path: Path) -> None:
+    """Waits for agent work shared the event loop's six default threads with ``DELETE``: a
+    few slow requests left stopping a job (and shutting down) waiting behind them."""
+    import concurrent.futures
+
+    proc, url = start_serve(tmp_path, *BIG)
+    slow = {"agent": "mcts", "board": "3x4k3"}  # judging MCTS on 3x4 exactly takes minutes
+    clients = concurrent.futures.ThreadPoolExecutor(12)
+    try:
+        started = start_long_job(url, "busy")
+        pending = [clients.submit(call, url, "POST", "/api/evaluate", slow) for _ in range(12)]
+        time.sleep(1.0)  # every slow request has arrived (each takes its 10 s limit)
+        request = urllib.request.Request(f"{url}/api/train/{started['job']}", method="DELETE")
+        with urllib.request.urlopen(request, timeout=8) as response:  # not behind the work
+            assert json.loads(response.read())["state"] == "stopped"
+        assert any(not f.done() for f in pending)  # slow work was still going on
+    finally:
+        children = _children(proc.pid)  # the pool's workers, busy with the slow work
+        proc.kill()  # no need to wait for the slow requests
+        proc.wait()
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        clients.shutdown(wait=False, cancel_futures=True)
+    assert (tmp_path / "busy.npz").exists()

@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.io.test_networkfile import random_network
-from tttlab.evaluate import evaluate
+from tttlab.evaluation import evaluate_seats
 from tttlab.game import DEFAULT, Position
 from tttlab.io import save_network_file
 from tttlab.web.app import create_app
@@ -34,7 +34,7 @@ def test_network_agent_is_listed_played_and_evaluated(
     assert body["move"] in agent.move_probabilities(Position.from_string("X........"))
     assert set(body["values"]) == {str(m) for m in range(1, 9)}
     exact = client.post("/api/evaluate", json={"agent": "az.npz"}).json()
-    expected = evaluate(agent, DEFAULT)
+    expected = evaluate_seats(agent, DEFAULT)
     assert exact["X"]["optimal_share"] == expected["X"].optimal_share
 
 

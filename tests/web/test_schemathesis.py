@@ -1,5 +1,6 @@
 """Fuzz the HTTP API from its own OpenAPI schema: no 5xx but the documented 503 for work
-stopped at its time limit, and responses match the schema."""
+stopped at its time limit (or refused while the workers are all busy with such work), and
+responses match the schema."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", create_app(None, timeou
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api_never_fails_and_matches_its_schema(case) -> None:  # type: ignore[no-untyped-def]
     response = case.call()
-    stopped = response.status_code == 503 and "its work was stopped" in response.text
+    stopped = response.status_code == 503 and (
+        "its work was stopped" in response.text or "the server is busy" in response.text
+    )
     assert response.status_code < 500 or stopped, response.text
     # Which positions can arise in a game (mark counts, lines, play after a win) is beyond
     # JSON Schema, so a schema-valid but impossible position is rightly a 400: that one check

@@ -5,12 +5,14 @@ from __future__ import annotations
 from tttlab.agents.base import Agent, sample, uniform
 from tttlab.agents.builtin import MinimaxAgent, PerfectAgent, RandomAgent
 from tttlab.agents.mcts import MCTSAgent
+from tttlab.errors import AgentError
 from tttlab.game import Geometry
 
 __all__ = [
     "BUILTIN",
     "Agent",
     "AgentError",
+    "BuiltinAgent",
     "MCTSAgent",
     "MinimaxAgent",
     "PerfectAgent",
@@ -21,10 +23,8 @@ __all__ = [
 ]
 
 BUILTIN = ("random", "perfect", "minimax", "mcts")
-
-
-class AgentError(ValueError):
-    """An agent name or file that cannot be used."""
+#: What :func:`make_agent` makes.
+BuiltinAgent = RandomAgent | PerfectAgent | MinimaxAgent | MCTSAgent
 
 
 def make_agent(
@@ -35,7 +35,7 @@ def make_agent(
     simulations: int | None = None,
     exploration: float | None = None,
     seed: int = 0,
-) -> Agent:
+) -> BuiltinAgent:
     """A built-in agent by name: ``random``, ``perfect``, ``minimax`` or ``mcts``.
 
     ``mcts:N`` and ``mcts:N:C`` set the simulations and the exploration constant in the name

@@ -13,6 +13,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, Position, StateSpace
 
 __all__ = ["Agent", "check_playable", "policy_matrix", "sample", "uniform"]
@@ -47,9 +48,9 @@ class Agent(Protocol):
 def check_playable(geometry: Geometry, position: Position) -> None:
     """Refuse a position on another board, or one where the game is over."""
     if position.geometry != geometry:
-        raise ValueError(f"agent plays {geometry.name}, position is {position.geometry.name}")
+        raise AgentError(f"agent plays {geometry.name}, position is {position.geometry.name}")
     if position.is_terminal:
-        raise ValueError("the game is over: there is no move to choose")
+        raise AgentError("the game is over: there is no move to choose")
 
 
 def uniform(moves: tuple[int, ...] | list[int]) -> dict[int, float]:

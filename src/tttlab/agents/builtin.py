@@ -8,7 +8,7 @@ import numpy as np
 
 from tttlab.agents.base import check_playable, sample, uniform
 from tttlab.game import Geometry, Position
-from tttlab.solve import AlphaBeta, SearchResult, Solution, solve
+from tttlab.solvers import AlphaBeta, SearchResult, Solution, solve_table
 
 __all__ = ["MinimaxAgent", "PerfectAgent", "RandomAgent"]
 
@@ -47,7 +47,7 @@ class PerfectAgent(_Checked):
 
     def __init__(self, geometry: Geometry, solution: Solution | None = None) -> None:
         self.geometry = geometry
-        self.solution = solution if solution is not None else solve(geometry)
+        self.solution = solution if solution is not None else solve_table(geometry)
 
     def move_probabilities(self, position: Position) -> Mapping[int, float]:
         self._check(position)

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tttlab.agents.base import check_playable, sample, uniform
+from tttlab.errors import AgentError
 from tttlab.game import (
     Geometry,
     Player,
@@ -65,7 +66,7 @@ class LearnedAgent:
         self.space: StateSpace = state_space(self.geometry)
         self.layout: TableLayout = table_layout(self.space, self.symmetric)
         if self.algorithm not in TABLE_KINDS:
-            raise ValueError(f"unknown algorithm {self.algorithm!r}")
+            raise AgentError(f"unknown algorithm {self.algorithm!r}")
         kind = TABLE_KINDS[self.algorithm]
         if kind == "Q":
             self._q = self.tables["Q"].sum(axis=0)
@@ -87,7 +88,7 @@ class LearnedAgent:
     def _check_seat(self, side: Player) -> None:
         if side not in self.seats:
             trained = " and ".join(s.name for s in self.seats)
-            raise ValueError(f"this agent was trained to play {trained} only")
+            raise AgentError(f"this agent was trained to play {trained} only")
 
     def _index(self, position: Position) -> int:
         check_playable(self.geometry, position)

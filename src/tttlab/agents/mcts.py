@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tttlab.agents.base import check_playable, uniform
+from tttlab.errors import AgentError
 from tttlab.game import Geometry, Position
 
 __all__ = ["MCTSAgent"]
@@ -195,9 +196,9 @@ class MCTSAgent:
         self, geometry: Geometry, simulations: int = 1000, exploration: float = 1.4, seed: int = 0
     ) -> None:
         if simulations < 1:
-            raise ValueError(f"simulations must be at least 1, got {simulations}")
+            raise AgentError(f"simulations must be at least 1, got {simulations}")
         if not (math.isfinite(exploration) and exploration >= 0):
-            raise ValueError(f"exploration must be a finite number >= 0, got {exploration}")
+            raise AgentError(f"exploration must be a finite number >= 0, got {exploration}")
         self.geometry = geometry
         self.simulations = simulations
         self.exploration = exploration

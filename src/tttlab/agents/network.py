@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tttlab.agents.base import check_playable, sample, uniform
+from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, Position, StateSpace
 
 __all__ = ["NETWORK_KINDS", "PERSPECTIVES", "Architecture", "NetworkAgent", "encode"]
@@ -53,15 +54,15 @@ class Architecture:
 
     def __post_init__(self) -> None:
         if self.head not in NETWORK_KINDS.values():
-            raise ValueError(f"unknown network head {self.head!r}")
+            raise AgentError(f"unknown network head {self.head!r}")
         if self.perspective not in PERSPECTIVES:
-            raise ValueError(f"unknown network perspective {self.perspective!r}")
+            raise AgentError(f"unknown network perspective {self.perspective!r}")
         if self.perspective == "x" and self.head != "q":
-            raise ValueError("only action values (dqn) can be kept from X's side")
+            raise AgentError("only action values (dqn) can be kept from X's side")
         if not self.hidden or any(not 1 <= w <= 4096 for w in self.hidden):
-            raise ValueError("hidden layers must be 1 to 4096 wide, at least one layer")
+            raise AgentError("hidden layers must be 1 to 4096 wide, at least one layer")
         if len(self.hidden) > 16:
-            raise ValueError("at most 16 hidden layers")
+            raise AgentError("at most 16 hidden layers")
 
     def shapes(self) -> dict[str, tuple[int, ...]]:
         """Every parameter's name and shape (weights are out × in, as equinox keeps them)."""
@@ -94,19 +95,19 @@ class Architecture:
     def from_json(cls, data: Any) -> Architecture:
         """Parse a header's ``network`` field; ValueError says what is wrong."""
         if not isinstance(data, dict) or data.get("kind") != "mlp":
-            raise ValueError("network is not an mlp description")
+            raise AgentError("network is not an mlp description")
         cells, hidden, head = data.get("cells"), data.get("hidden"), data.get("head")
         if not isinstance(cells, int) or isinstance(cells, bool) or cells < 1:
-            raise ValueError("network cells must be a positive integer")
+            raise AgentError("network cells must be a positive integer")
         if not isinstance(hidden, list) or not all(
             isinstance(w, int) and not isinstance(w, bool) for w in hidden
         ):
-            raise ValueError("network hidden must be a list of integers")
+            raise AgentError("network hidden must be a list of integers")
         if not isinstance(head, str):
-            raise ValueError("network head must be a string")
+            raise AgentError("network head must be a string")
         perspective = data.get("perspective", "mover")  # files from before it was named
         if not isinstance(perspective, str):
-            raise ValueError("network perspective must be a string")
+            raise AgentError("network perspective must be a string")
         return cls(cells=cells, hidden=tuple(hidden), head=head, perspective=perspective)
 
 
@@ -174,9 +175,9 @@ class NetworkAgent:
 
     def __post_init__(self) -> None:
         if self.algorithm not in NETWORK_KINDS:
-            raise ValueError(f"unknown network algorithm {self.algorithm!r}")
+            raise AgentError(f"unknown network algorithm {self.algorithm!r}")
         if self.architecture.cells != self.geometry.cells:
-            raise ValueError("the network does not fit this board")
+            raise AgentError("the network does not fit this board")
         self._cache: dict[int, tuple[npt.NDArray[np.float64], float]] = {}
 
     @property
@@ -187,9 +188,9 @@ class NetworkAgent:
     def with_search(self, simulations: int) -> NetworkAgent:
         """The same network, searching ``simulations`` times per move."""
         if self.architecture.head != "policy-value":
-            raise ValueError("only a policy-and-value network (alphazero) can guide a search")
+            raise AgentError("only a policy-and-value network (alphazero) can guide a search")
         if not 1 <= simulations <= 1_000_000:
-            raise ValueError("simulations must be 1 to 1,000,000")
+            raise AgentError("simulations must be 1 to 1,000,000")
         return NetworkAgent(
             self.algorithm,
             self.geometry,

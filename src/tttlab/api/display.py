@@ -7,9 +7,16 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tttlab.api import ArenaResult, Evaluation, TrainedAgent
+    from tttlab.api.agents import TrainedAgent, TrainedNetwork
+    from tttlab.api.results import ArenaResult, Evaluation
 
-__all__ = ["agent_html", "arena_html", "evaluation_html", "mapping_html"]
+__all__ = [
+    "agent_intro_html",
+    "arena_html",
+    "evaluation_html",
+    "mapping_html",
+    "network_intro_html",
+]
 
 _STYLE = "border-collapse:collapse;font-family:sans-serif;font-size:13px"
 _CELL = "border:1px solid #cbd5e1;padding:3px 8px;text-align:right"
@@ -47,21 +54,18 @@ def evaluation_html(evaluation: Evaluation) -> str:
     )
 
 
-def agent_html(agent: TrainedAgent) -> str:
+def agent_intro_html(agent: TrainedAgent) -> str:
     episodes = agent.meta.get("episodes", "?")
-    intro = (
+    return (
         f"<p style='font-family:sans-serif'><b>{html.escape(agent.algorithm)}</b> on "
         f"{agent.geometry.name}, {episodes:,} episodes, seats "
         f"{', '.join(s.name for s in agent.seats)}</p>"
         if isinstance(episodes, int)
         else f"<p><b>{html.escape(agent.algorithm)}</b> on {agent.geometry.name}</p>"
     )
-    if agent.space.size > 2_000_000:
-        return intro
-    return intro + evaluation_html(agent.evaluation())
 
 
-def network_intro_html(agent: Any) -> str:
+def network_intro_html(agent: TrainedNetwork) -> str:
     episodes = agent.meta.get("episodes")
     played = f", {episodes:,} self-play games" if isinstance(episodes, int) else ""
     return (

@@ -10,7 +10,6 @@ import warnings
 import click
 
 from tttlab import __version__
-from tttlab.agents import AgentError
 from tttlab.cli.arena_cmd import arena_command
 from tttlab.cli.demo_cmd import demo_command
 from tttlab.cli.eval_cmd import eval_command
@@ -20,25 +19,9 @@ from tttlab.cli.serve_cmd import serve_command
 from tttlab.cli.solve_cmd import solve_command
 from tttlab.cli.sweep_cmd import sweep_command
 from tttlab.cli.train_cmd import train_command
-from tttlab.game import (
-    GeometryError,
-    IllegalMoveError,
-    PositionError,
-    StateSpaceTooLarge,
-)
-from tttlab.train import ConfigError
+from tttlab.errors import TttlabError
 
 __all__ = ["cli", "main"]
-
-#: Failures caused by what the user asked for: one line on stderr, exit code 2.
-_EXPECTED = (
-    GeometryError,
-    PositionError,
-    IllegalMoveError,
-    StateSpaceTooLarge,
-    AgentError,
-    ConfigError,
-)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -82,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         where = f"ttt {error.ctx.command_path.removeprefix('ttt').strip()}" if error.ctx else "ttt"
         sys.stderr.write(f"{where.strip()}: error: {error.format_message()}\n")
         return 2
-    except _EXPECTED as error:
+    except TttlabError as error:  # what the user asked for cannot be done: one line
         sys.stderr.write(f"ttt: error: {error}\n")
         return 2
     except click.ClickException as error:

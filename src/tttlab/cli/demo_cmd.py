@@ -55,22 +55,9 @@ def demo_command(ctx: click.Context, seed: int, episodes: int, folder: Path) -> 
         episodes=episodes,
         seed=seed,
         out_path=agent_path,
-        epsilon=None,
-        epsilon_end=None,
-        epsilon_schedule=None,
-        alpha=None,
-        alpha_end=None,
-        alpha_schedule=None,
-        gamma=None,
-        draw_reward=None,
-        opponent=None,
-        side=None,
         curve=curve,
         log_path=log,
         eval_every=max(1, episodes // 10),
-        board=None,
-        k=None,
-        as_json=False,
     )
     table = Table(title="Learning curve (exact metrics)")
     for column in (

@@ -12,7 +12,7 @@ from tttlab import api
 from tttlab.agents import Agent
 from tttlab.cli.common import CommandError, board_options, err, json_option, out, print_json
 from tttlab.cli.loading import load_agents
-from tttlab.evaluate.sampled import sampled_decisions
+from tttlab.evaluation.sampled import sampled_decisions
 from tttlab.game import Geometry, Player, StateSpaceTooLarge
 
 

@@ -12,10 +12,10 @@ from tttlab.agents import Agent
 from tttlab.cli.common import CommandError, out, print_json
 from tttlab.game import Geometry, Player, StateSpaceTooLarge
 from tttlab.io import save_agent_file
-from tttlab.mdp import MDP, MDPSolution, mdp_agent
-from tttlab.mdp.build import RewardScheme
+from tttlab.planning import MDP, MDPSolution, mdp_agent
+from tttlab.planning.build import RewardScheme
 from tttlab.render import board_text
-from tttlab.solve import solve
+from tttlab.solvers import solve_table
 
 
 def run_mdp(
@@ -111,7 +111,7 @@ def explain_mdp(mdp: MDP, solution: MDPSolution, opponent_spec: str) -> None:
             out.print(board_text(space.position(int(mdp.positions[target])), numbers=False))
     out.print(f"R[{s}, {a}] = {mdp.R[s, a]:.4f}")
 
-    exact = solve(space.geometry)
+    exact = solve_table(space.geometry)
     risky = []
     for t in range(mdp.n_states - 3):
         i = int(mdp.positions[t])

@@ -11,6 +11,7 @@ from tttlab.agents import Agent
 from tttlab.agents.network import NetworkAgent
 from tttlab.cli.common import board_options, out, seed_option
 from tttlab.cli.loading import load_agents
+from tttlab.errors import TttlabError
 from tttlab.game import Geometry, Player, Position
 from tttlab.render import board_text, values_text
 
@@ -22,7 +23,7 @@ _NUMBER = re.compile(r"^[+-]?[0-9]{1,6}$", re.ASCII)
 _QUIT = {"q", "quit", "exit"}
 
 
-class MoveInputError(ValueError):
+class MoveInputError(TttlabError):
     """What a person typed is not a move; the message says what to type instead."""
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from tttlab.cli.common import CommandError, err
+from tttlab.limits import SERVER_TRAINING_EPISODES
 
 
 def default_agents_dir() -> Path:
@@ -45,7 +46,7 @@ def default_agents_dir() -> Path:
 @click.option(
     "--max-episodes",
     type=click.IntRange(min=1),
-    default=2_000_000,
+    default=SERVER_TRAINING_EPISODES,
     show_default=True,
     help="Episodes one training job may ask for.",
 )

@@ -27,7 +27,7 @@ from tttlab.game import (
     check_enumerable,
 )
 from tttlab.render import board_text
-from tttlab.solve.bitboard import SearchTooLarge
+from tttlab.solvers.bitboard import SearchTooLarge
 
 
 def search_summary(geometry: Geometry) -> dict[str, Any]:

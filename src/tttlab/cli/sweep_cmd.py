@@ -23,6 +23,7 @@ from tttlab.cli.common import (
     writable_target,
 )
 from tttlab.game import Geometry
+from tttlab.hyperparameters import HYPERPARAMETERS
 from tttlab.sweep import (
     RayCluster,
     ResultsFile,
@@ -48,8 +49,9 @@ from tttlab.sweep import (
     "--set",
     "sets",
     multiple=True,
-    help="A hyperparameter and its values, NAME=V1,V2 (repeatable): epsilon, epsilon-end, "
-    "epsilon-schedule, alpha, alpha-end, alpha-schedule, gamma, draw-reward.",
+    help="A hyperparameter and its values, NAME=V1,V2 (repeatable), by its ttt train option "
+    "without the dashes: " + ", ".join(h.option[2:] for h in HYPERPARAMETERS) + ". "
+    "Widths take ':' between layers (hidden=64:64,128:128).",
 )
 @click.option(
     "--out",
@@ -104,8 +106,8 @@ def sweep_command(
         writable_target(out_path, "'--out'")
         if plot_path is not None:
             writable_target(plot_path, "'--plot'")
-        cluster = RayCluster(address) if address else None
         results = ResultsFile(out_path)
+        cluster = RayCluster(address) if address else None
     except SweepError as error:
         raise CommandError(str(error)) from None
     pending = results.pending(runs)
@@ -138,8 +140,8 @@ def sweep_command(
     try:
         with progress:
             if cluster is not None:
-                cluster.run(pending, on_row)
-                cluster.close()
+                with cluster:
+                    cluster.run(pending, on_row)
             elif pending:
                 run_local(pending, on_row, workers)
     except SweepError as error:

@@ -13,6 +13,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from tttlab.errors import TttlabError
+
 __all__ = ["DEFAULT", "MAX_CELLS", "Geometry", "GeometryError"]
 
 #: The largest board whose state id fits comfortably in an int64 (3**39 < 2**63).
@@ -21,7 +23,7 @@ MAX_CELLS = 39
 _NAME = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*(?:[kK]\s*(\d+))?\s*$")
 
 
-class GeometryError(ValueError):
+class GeometryError(TttlabError):
     """A board description that does not make a playable board."""
 
 

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from tttlab.errors import TttlabError
 from tttlab.game.geometry import DEFAULT, Geometry, GeometryError
 
 __all__ = [
@@ -59,14 +60,14 @@ class Player(enum.IntEnum):
             return cls.X
         if key in ("O", "2", "0"):
             return cls.O
-        raise ValueError(f"side must be X or O, got {text!r}")
+        raise PositionError(f"side must be X or O, got {text!r}")
 
 
-class PositionError(ValueError):
+class PositionError(TttlabError):
     """A position string, id or cell list that does not describe a reachable position."""
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(TttlabError):
     """A move that cannot be played; the message names the cell and the reason."""
 
     def __init__(self, move: object, reason: str) -> None:

@@ -15,8 +15,10 @@ from functools import cached_property, lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from tttlab.errors import TttlabError
 from tttlab.game.geometry import Geometry
 from tttlab.game.position import Position, PositionError, cells_from_id
+from tttlab.limits import ENUMERATION_CANDIDATES
 
 __all__ = [
     "StateSpace",
@@ -28,15 +30,15 @@ __all__ = [
     "table_layout",
 ]
 
-#: Refuse to enumerate when the bound on positions exceeds this (it would not fit in memory).
-MAX_POSITIONS = 60_000_000
+#: Refuse to enumerate when the bound on positions exceeds this (see :mod:`tttlab.limits`).
+MAX_POSITIONS = ENUMERATION_CANDIDATES
 #: Bytes of arrays kept per position per cell, plus a fixed part: used for the estimate.
 _BYTES_PER_CELL = 1 + 4  # boards (int8) + next (int32)
 _BYTES_FIXED = 8 + 4 + 4 + 1 + 1 + 1 + 1 + 1  # ids, canonical, ... flags
 _CHUNK = 1 << 20
 
 
-class StateSpaceTooLarge(ValueError):
+class StateSpaceTooLarge(TttlabError):
     """Enumerating this geometry would not fit on the machine."""
 
 

@@ -1,14 +1,20 @@
-"""The built state-space tables, cached on disk per board and package version.
+"""The built state-space tables, cached on disk per board and table format.
 
 Location: ``$TTTLAB_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/tttlab``, else
-``~/.cache/tttlab``; inside it ``tables/<version>/<board>.npz``. ``TTTLAB_CACHE_DIR=off``
-turns the disk cache off (tables are then built in every process).
+``~/.cache/tttlab``; inside it ``tables/v<format>/<board>.npz``, where the format is the
+enumerator's own version (:data:`tttlab.game.compiled.TABLE_FORMAT`), so a changed
+enumerator never reads an old table, and a new package release reuses the old tables.
+``TTTLAB_CACHE_DIR=off`` turns the disk cache off (tables are then built in every process).
 
-A cache file is an uncompressed ``.npz`` with a JSON header that names the board, the package
-version, each array's dtype and shape and its CRC-32. It is written to a temporary file in the
-same folder and renamed into place, so a reader never sees half a file. On load everything is
-checked (``allow_pickle=False``, names, dtypes, shapes, checksums, the board); a file that fails
-is never trusted: it is rebuilt, with one warning line (:class:`TableCacheWarning`).
+A cache file is an uncompressed ``.npz`` with a JSON header that names the board, the table
+format, each array's dtype and shape and its CRC-32. It is written atomically
+(:mod:`tttlab.atomic`: a reader never sees half a file, and the temporary of a killed writer
+is removed by the next write). On load everything is checked (``allow_pickle=False``, names,
+dtypes, shapes, checksums, the board); a file that fails is never trusted: it is rebuilt, with
+one warning line (:class:`TableCacheWarning`).
+
+Processes that need the same missing table at once (the workers of a cold sweep) take turns:
+one builds it while the others wait on ``.<board>.npz.lock``, then read what it wrote.
 """
 
 from __future__ import annotations
@@ -16,22 +22,21 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 import warnings
 import zipfile
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
 
+from tttlab.atomic import exclusive, write_atomically
 from tttlab.game.geometry import Geometry
 
 __all__ = ["TableCacheWarning", "cache_dir", "cache_path", "load_or_build"]
 
 _FORMAT = "tttlab-tables"
-_FORMAT_VERSION = 1
 #: Arrays stored, with their dtype and number of dimensions (2 = N × cells).
 _LAYOUT: dict[str, tuple[str, int]] = {
     "ids": ("int64", 1),
@@ -47,10 +52,10 @@ class TableCacheWarning(UserWarning):
     """A cached table file was damaged or unreadable, or could not be written."""
 
 
-def _version() -> str:
-    from tttlab import __version__
+def _version() -> int:
+    from tttlab.game.compiled import TABLE_FORMAT
 
-    return __version__
+    return TABLE_FORMAT
 
 
 def cache_dir() -> Path | None:
@@ -66,9 +71,11 @@ def cache_dir() -> Path | None:
 
 
 def cache_path(geometry: Geometry) -> Path | None:
-    """Where the tables of ``geometry`` are cached for this package version."""
+    """Where the tables of ``geometry`` are cached for this table format."""
     folder = cache_dir()
-    return None if folder is None else folder / "tables" / _version() / f"{geometry.name}.npz"
+    if folder is None:
+        return None
+    return folder / "tables" / f"v{_version()}" / f"{geometry.name}.npz"
 
 
 def _checksum(array: npt.NDArray[Any]) -> int:
@@ -79,9 +86,8 @@ def _checksum(array: npt.NDArray[Any]) -> int:
 def _header(geometry: Geometry, arrays: dict[str, npt.NDArray[Any]]) -> dict[str, Any]:
     return {
         "format": _FORMAT,
-        "format_version": _FORMAT_VERSION,
+        "table_format": _version(),
         "board": geometry.name,
-        "package_version": _version(),
         "arrays": {
             name: {
                 "dtype": str(arrays[name].dtype),
@@ -102,11 +108,10 @@ def _read(path: Path, geometry: Geometry) -> dict[str, npt.NDArray[Any]]:
             header = json.loads(str(archive["header"][()]))
             if not isinstance(header, dict) or (
                 header.get("format"),
-                header.get("format_version"),
+                header.get("table_format"),
                 header.get("board"),
-                header.get("package_version"),
-            ) != (_FORMAT, _FORMAT_VERSION, geometry.name, _version()):
-                raise ValueError("header does not match this board and version")
+            ) != (_FORMAT, _version(), geometry.name):
+                raise ValueError("header does not match this board and table format")
             arrays = {name: archive[name] for name in _LAYOUT}
     except Exception as error:  # OSError, BadZipFile, JSON, numpy format errors, ...
         raise ValueError(str(error) or type(error).__name__) from None
@@ -138,41 +143,52 @@ def _write_member(archive: zipfile.ZipFile, name: str, array: npt.NDArray[Any]) 
 
 
 def _write(path: Path, geometry: Geometry, arrays: dict[str, npt.NDArray[Any]]) -> None:
-    """Write atomically: a temporary file in the same folder, then a rename."""
+    """Write atomically (see :func:`tttlab.atomic.write_atomically`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     header = np.array(json.dumps(_header(geometry, arrays)))
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+
+    def write(handle: BinaryIO) -> None:
+        with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_STORED) as archive:
+            for name, array in {"header": header, **arrays}.items():
+                _write_member(archive, name, array)
+
+    write_atomically(path, write)
+
+
+def _cached(path: Path, geometry: Geometry, warn: bool) -> dict[str, npt.NDArray[Any]] | None:
+    """The tables in a valid cache file, or None (with a warning when it is damaged)."""
+    if not path.exists():
+        return None
     try:
-        with os.fdopen(fd, "wb") as handle:
-            with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_STORED) as archive:
-                for name, array in {"header": header, **arrays}.items():
-                    _write_member(archive, name, array)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+        return _read(path, geometry)
+    except ValueError as error:
+        if warn:
+            warnings.warn(
+                f"table cache {path} is damaged ({error}); rebuilding it",
+                TableCacheWarning,
+                stacklevel=3,
+            )
+        return None
 
 
 def load_or_build(geometry: Geometry) -> dict[str, npt.NDArray[Any]]:
     """The tables of ``geometry``: from the disk cache when a valid file is there, else built
-    by the compiled enumerator (and cached)."""
-    path = cache_path(geometry)
-    if path is not None and path.exists():
-        try:
-            return _read(path, geometry)
-        except ValueError as error:
-            warnings.warn(
-                f"table cache {path} is damaged ({error}); rebuilding it",
-                TableCacheWarning,
-                stacklevel=2,
-            )
+    by the compiled enumerator (and cached) by one process while the others wait."""
     from tttlab.game.compiled import build_tables
 
-    arrays = build_tables(geometry)
-    if path is not None:
+    path = cache_path(geometry)
+    if path is None:
+        return build_tables(geometry)
+    found = _cached(path, geometry, warn=True)
+    if found is not None:
+        return found
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    with exclusive(path.with_name(f".{path.name}.lock")):
+        found = _cached(path, geometry, warn=False)  # built by another process meanwhile
+        if found is not None:
+            return found
+        arrays = build_tables(geometry)
         try:
             _write(path, geometry, arrays)
         except OSError as error:

@@ -5,6 +5,7 @@ from tttlab.io.agentfile import (
     FileAgent,
     check_board,
     load_agent_file,
+    save_agent,
     save_agent_file,
     save_network_file,
 )
@@ -18,6 +19,7 @@ __all__ = [
     "is_builtin",
     "load_agent_file",
     "resolve_agent",
+    "save_agent",
     "save_agent_file",
     "save_network_file",
 ]

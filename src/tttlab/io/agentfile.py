@@ -30,10 +30,9 @@ import hashlib
 import io
 import json
 import os
-import tempfile
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -42,6 +41,7 @@ from tttlab import __version__
 from tttlab.agents import AgentError
 from tttlab.agents.learned import TABLE_KINDS, LearnedAgent
 from tttlab.agents.network import NETWORK_KINDS, Architecture, NetworkAgent
+from tttlab.atomic import write_atomically
 from tttlab.game import (
     Geometry,
     GeometryError,
@@ -58,6 +58,7 @@ __all__ = [
     "FileAgent",
     "check_board",
     "load_agent_file",
+    "save_agent",
     "save_agent_file",
     "save_network_file",
 ]
@@ -152,6 +153,40 @@ def save_network_file(
     return _write_archive(Path(path), header, arrays, checkpoint)
 
 
+def save_agent(
+    path: str | os.PathLike[str],
+    agent: FileAgent,
+    *,
+    episodes: int,
+    seed: int,
+    hyperparameters: dict[str, Any],
+    checkpoint: dict[str, Any] | None = None,
+    state: dict[str, npt.NDArray[Any]] | None = None,
+) -> Path:
+    """Write a table or a network agent (see :func:`save_agent_file` and
+    :func:`save_network_file`)."""
+    if isinstance(agent, NetworkAgent):
+        return save_network_file(
+            path,
+            agent,
+            episodes=episodes,
+            seed=seed,
+            hyperparameters=hyperparameters,
+            checkpoint=checkpoint,
+            state=state,
+        )
+    if state is not None:
+        raise AgentFileError("a table agent's checkpoint holds no arrays of training state")
+    return save_agent_file(
+        path,
+        agent,
+        episodes=episodes,
+        seed=seed,
+        hyperparameters=hyperparameters,
+        checkpoint=checkpoint,
+    )
+
+
 def _write_archive(
     target: Path,
     fields: dict[str, Any],
@@ -174,70 +209,18 @@ def _write_archive(
         header["checkpoint"] = checkpoint
     members = {"header.npy": np.array(json.dumps(header, sort_keys=True))}
     members.update({f"{k}.npy": v for k, v in arrays.items()})
-    remove_stale_temporaries(target)
+
+    def write(handle: BinaryIO) -> None:
+        with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            for name, array in members.items():
+                info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, _npy_bytes(array))
+
     try:
-        fd, temp = tempfile.mkstemp(
-            prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=folder
-        )
+        return write_atomically(target, write)
     except OSError as error:
         raise AgentFileError(f"cannot write {target}: {error.strerror or error}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-                for name, array in members.items():
-                    info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
-                    info.compress_type = zipfile.ZIP_DEFLATED
-                    archive.writestr(info, _npy_bytes(array))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, target)
-    except OSError as error:
-        Path(temp).unlink(missing_ok=True)
-        raise AgentFileError(f"cannot write {target}: {error.strerror or error}") from None
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    return target
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # exists, owned by someone else
-        return True
-    return True
-
-
-def remove_stale_temporaries(target: Path) -> list[Path]:
-    """Delete temporaries of earlier saves of ``target`` whose writer is gone (killed during
-    a save: ``kill -9`` leaves ``.NAME.PID.XXXX.tmp``); a save in progress in a live process
-    is left alone. Returns what was removed."""
-    folder = target.parent if str(target.parent) else Path(".")
-    removed: list[Path] = []
-    try:
-        candidates = list(folder.glob(f".{glob_escape(target.name)}.*.tmp"))
-    except OSError:
-        return removed
-    for path in candidates:
-        middle = path.name[len(target.name) + 2 : -len(".tmp")]
-        pid_text = middle.split(".", 1)[0]
-        # Temporaries from before the writer's pid was in the name count as stale too.
-        pid = int(pid_text) if pid_text.isdigit() and "." in middle else None
-        if pid is not None and pid != os.getpid() and _alive(pid):
-            continue
-        try:
-            path.unlink()
-            removed.append(path)
-        except OSError:
-            pass
-    return removed
-
-
-def glob_escape(name: str) -> str:
-    """``name`` with glob's special characters taken literally."""
-    return "".join(f"[{c}]" if c in "*?[" else c for c in name)
 
 
 def check_board(board: Geometry, source: object, geometry: Geometry | None) -> None:

@@ -15,8 +15,6 @@ result from the mover's side.
 
 from __future__ import annotations
 
-import dataclasses
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,24 +26,28 @@ import numpy as np
 import optax  # type: ignore[import-untyped]
 
 from tttlab.agents.network import Architecture, NetworkAgent
+from tttlab.errors import ConfigError
 from tttlab.game import Geometry
-from tttlab.neural.loop import IterationTrainer, ring_write, uniform_legal
+from tttlab.hyperparameters import BY_NAME, check_options
+from tttlab.neural.loop import (
+    IterationTrainer,
+    check_fields,
+    header_fields,
+    ring_write,
+    uniform_legal,
+)
 from tttlab.neural.network import Network, init_network, to_params
 from tttlab.vector import State, make
 
-__all__ = ["AlphaZeroConfig", "AlphaZeroTrainer", "default_episodes"]
+__all__ = ["AlphaZeroConfig", "AlphaZeroTrainer"]
 
-
-def default_episodes(geometry: Geometry) -> int:
-    """Self-play games when ``--episodes`` is not given: what the README's figures use."""
-    if geometry.cells <= 9:
-        return 32768  # 5 of 5 seeds play perfectly (benchmarks/bench_alphazero.py)
-    return 524288 if geometry.cells <= 16 else 262144
+LEARNER = "alphazero"
 
 
 @dataclass(frozen=True)
 class AlphaZeroConfig:
-    """Everything that fixes a run (with the seed, it fixes the result on a CPU).
+    """Everything that fixes a run (with the seed, it fixes the result on a CPU). The
+    defaults, ranges and help of the options are declared in :mod:`tttlab.hyperparameters`.
 
     Attributes:
         geometry: the board.
@@ -60,39 +62,28 @@ class AlphaZeroConfig:
         replay: iterations of positions the replay keeps.
         augment: train on a random symmetry of each position.
         opening: each game first plays a uniformly random number (0 to ``opening``) of
-            uniformly random moves, which are not trained on; −1 means cells − 2. The
-            exact judge asks for the right move in every reachable position, and pure
+            uniformly random moves, which are not trained on; ``None`` means cells − 2.
+            The exact judge asks for the right move in every reachable position, and pure
             self-play soon visits only its own few lines.
     """
 
     geometry: Geometry
     episodes: int
     seed: int = 0
-    batch: int = 256
-    simulations: int = 32
-    hidden: tuple[int, ...] = (128, 128)
-    learning_rate: float = 1e-3
-    updates: int = 32
-    minibatch: int = 256
-    replay: int = 8
+    batch: int = BY_NAME["batch"].default(LEARNER)
+    simulations: int = BY_NAME["simulations"].default(LEARNER)
+    hidden: tuple[int, ...] = BY_NAME["hidden"].default(LEARNER)
+    learning_rate: float = BY_NAME["learning_rate"].default(LEARNER)
+    updates: int = BY_NAME["updates"].default(LEARNER)
+    minibatch: int = BY_NAME["minibatch"].default(LEARNER)
+    replay: int = BY_NAME["replay"].default(LEARNER)
     augment: bool = True
-    opening: int = -1
+    opening: int | None = BY_NAME["opening"].default(LEARNER)
 
     def __post_init__(self) -> None:
-        checks = {
-            "episodes": self.episodes >= 1,
-            "batch": 1 <= self.batch <= 1 << 20,
-            "simulations": 1 <= self.simulations <= 4096,
-            "learning-rate": 0 < self.learning_rate <= 1 and math.isfinite(self.learning_rate),
-            "updates": 0 <= self.updates <= 1 << 16,
-            "minibatch": 1 <= self.minibatch <= 1 << 20,
-            "replay": 1 <= self.replay <= 1 << 12,
-            "opening": -1 <= self.opening <= self.geometry.cells,
-        }
-        bad = [name for name, ok in checks.items() if not ok]
-        if bad:
-            raise ValueError(f"alphazero: out-of-range {', '.join(bad)}")
-        Architecture(self.geometry.cells, self.hidden, "policy-value")  # checks the widths
+        check_fields(self, LEARNER)
+        if self.opening is not None and self.opening > self.geometry.cells:
+            raise ConfigError(f"--opening must be at most {self.geometry.cells} on this board")
 
     @property
     def architecture(self) -> Architecture:
@@ -100,7 +91,7 @@ class AlphaZeroConfig:
 
     @property
     def random_plies(self) -> int:
-        return max(0, self.geometry.cells - 2) if self.opening < 0 else self.opening
+        return max(0, self.geometry.cells - 2) if self.opening is None else self.opening
 
     @property
     def games_per_iteration(self) -> int:
@@ -128,20 +119,17 @@ class AlphaZeroConfig:
     def from_options(
         cls, geometry: Geometry, episodes: int, seed: int, options: dict[str, Any]
     ) -> AlphaZeroConfig:
-        """The configuration ``ttt train alphazero`` builds (options by field name)."""
-        return cls(geometry=geometry, episodes=episodes, seed=seed, **options)
+        """The configuration ``ttt train alphazero`` builds (options checked by
+        :func:`tttlab.hyperparameters.check_options`)."""
+        return cls(
+            geometry=geometry, episodes=episodes, seed=seed, **check_options(LEARNER, options)
+        )
 
     @classmethod
     def from_header(
         cls, geometry: Geometry, episodes: int, seed: int, header: dict[str, Any]
     ) -> AlphaZeroConfig:
-        known = {f.name for f in dataclasses.fields(cls)} - {"geometry", "episodes", "seed"}
-        options = {k.replace("-", "_"): v for k, v in header.items()}
-        if not set(options) <= known:
-            raise ValueError(f"unknown hyperparameters {sorted(set(options) - known)}")
-        if "hidden" in options:
-            options["hidden"] = tuple(options["hidden"])
-        return cls(geometry=geometry, episodes=episodes, seed=seed, **options)
+        return cls(geometry=geometry, episodes=episodes, seed=seed, **header_fields(cls, header))
 
 
 _MIN_LOGIT = float(np.finfo(np.float32).min)

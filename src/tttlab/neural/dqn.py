@@ -23,8 +23,6 @@ minimises, exactly as the seed's table. The README compares them.
 
 from __future__ import annotations
 
-import dataclasses
-import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -34,21 +32,28 @@ import jax.numpy as jnp
 import numpy as np
 import optax  # type: ignore[import-untyped]
 
-from tttlab.agents.network import PERSPECTIVES, Architecture, NetworkAgent
+from tttlab.agents.network import Architecture, NetworkAgent
 from tttlab.game import Geometry
-from tttlab.neural.loop import IterationTrainer, ring_write, uniform_legal
+from tttlab.hyperparameters import (
+    BY_NAME,
+    Schedule,
+    check_options,
+    chosen_schedules,
+    default_schedule,
+)
+from tttlab.neural.loop import (
+    IterationTrainer,
+    check_fields,
+    header_fields,
+    ring_write,
+    uniform_legal,
+)
 from tttlab.neural.network import Network, init_network, to_params
-from tttlab.train.learners import Schedule, schedule_from_options
 from tttlab.vector import State, make
 
-__all__ = ["DQNConfig", "DQNTrainer", "default_episodes", "schedule_value"]
+__all__ = ["DQNConfig", "DQNTrainer", "schedule_value"]
 
-
-def default_episodes(geometry: Geometry) -> int:
-    """Self-play games when ``--episodes`` is not given: what the README's figures use."""
-    if geometry.cells <= 9:
-        return 65536
-    return 1 << 20
+LEARNER = "dqn"
 
 
 def schedule_value(schedule: Schedule, t: jax.Array, total: int) -> jax.Array:
@@ -64,7 +69,8 @@ def schedule_value(schedule: Schedule, t: jax.Array, total: int) -> jax.Array:
 
 @dataclass(frozen=True)
 class DQNConfig:
-    """Everything that fixes a run (with the seed, it fixes the result on a CPU).
+    """Everything that fixes a run (with the seed, it fixes the result on a CPU). The
+    defaults, ranges and help of the options are declared in :mod:`tttlab.hyperparameters`.
 
     Attributes:
         geometry: the board.
@@ -88,36 +94,23 @@ class DQNConfig:
     geometry: Geometry
     episodes: int
     seed: int = 0
-    epsilon: Schedule = field(default_factory=lambda: Schedule("linear", 1.0, 0.05))
-    alpha: Schedule = field(default_factory=lambda: Schedule("constant", 1e-3))
-    gamma: float = 1.0
-    batch: int = 128
-    hidden: tuple[int, ...] = (128, 128)
-    updates: int = 64
-    minibatch: int = 256
-    replay: int = 32
-    target_every: int = 64
-    double: bool = True
-    perspective: str = "mover"
+    epsilon: Schedule = field(default_factory=lambda: default_schedule(LEARNER, "epsilon"))
+    alpha: Schedule = field(default_factory=lambda: default_schedule(LEARNER, "alpha"))
+    gamma: float = BY_NAME["gamma"].default(LEARNER)
+    batch: int = BY_NAME["batch"].default(LEARNER)
+    hidden: tuple[int, ...] = BY_NAME["hidden"].default(LEARNER)
+    updates: int = BY_NAME["updates"].default(LEARNER)
+    minibatch: int = BY_NAME["minibatch"].default(LEARNER)
+    replay: int = BY_NAME["replay"].default(LEARNER)
+    target_every: int = BY_NAME["target_every"].default(LEARNER)
+    double: bool = BY_NAME["double"].default(LEARNER)
+    perspective: str = BY_NAME["perspective"].default(LEARNER)
     augment: bool = True
 
     def __post_init__(self) -> None:
-        checks = {
-            "episodes": self.episodes >= 1,
-            "gamma": math.isfinite(self.gamma) and 0 <= self.gamma <= 1,
-            "batch": 1 <= self.batch <= 1 << 20,
-            "updates": 0 <= self.updates <= 1 << 16,
-            "minibatch": 1 <= self.minibatch <= 1 << 20,
-            "replay": 1 <= self.replay <= 1 << 12,
-            "target-every": 1 <= self.target_every <= 1 << 24,
-            "perspective": self.perspective in PERSPECTIVES,
-        }
-        bad = [name for name, ok in checks.items() if not ok]
-        if bad:
-            raise ValueError(f"dqn: out-of-range {', '.join(bad)}")
+        check_fields(self, LEARNER)
         self.epsilon.validate("epsilon")
         self.alpha.validate("alpha")
-        self.architecture  # noqa: B018 (checks the widths)
 
     @property
     def architecture(self) -> Architecture:
@@ -155,35 +148,19 @@ class DQNConfig:
         """The configuration ``ttt train dqn`` builds: schedules from ``epsilon``,
         ``epsilon_end``, ``epsilon_schedule`` and the same for ``alpha`` (a start value
         alone makes a constant schedule, as for the tables); the rest by field name."""
-        options = dict(options)
-        defaults = cls(geometry=geometry, episodes=1)
-        for name in ("epsilon", "alpha"):
-            chosen = schedule_from_options(
-                options.pop(f"{name}_schedule", None),
-                options.pop(name, None),
-                options.pop(f"{name}_end", None),
-                getattr(defaults, name),
-            )
-            if chosen is not None:
-                options[name] = chosen
-        return cls(geometry=geometry, episodes=episodes, seed=seed, **options)
+        options = check_options(LEARNER, options)
+        schedules = chosen_schedules(LEARNER, options)
+        chosen: dict[str, Any] = {
+            k: v for k, v in options.items() if not k.startswith(("epsilon", "alpha"))
+        }
+        chosen.update(schedules)
+        return cls(geometry=geometry, episodes=episodes, seed=seed, **chosen)
 
     @classmethod
     def from_header(
         cls, geometry: Geometry, episodes: int, seed: int, header: dict[str, Any]
     ) -> DQNConfig:
-        known = {f.name for f in dataclasses.fields(cls)} - {"geometry", "episodes", "seed"}
-        options = {k.replace("-", "_"): v for k, v in header.items()}
-        if not set(options) <= known:
-            raise ValueError(f"unknown hyperparameters {sorted(set(options) - known)}")
-        for name in ("epsilon", "alpha"):
-            if name in options:
-                if not isinstance(options[name], dict):
-                    raise ValueError(f"{name} is not a schedule")
-                options[name] = Schedule(**options[name])
-        if "hidden" in options:
-            options["hidden"] = tuple(options["hidden"])
-        return cls(geometry=geometry, episodes=episodes, seed=seed, **options)
+        return cls(geometry=geometry, episodes=episodes, seed=seed, **header_fields(cls, header))
 
 
 class Batch(eqx.Module):

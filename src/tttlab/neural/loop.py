@@ -3,6 +3,7 @@ games, one jitted iteration over a carry of arrays, and checkpoints of that carr
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import equinox as eqx
@@ -10,9 +11,40 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from tttlab.errors import ConfigError
+from tttlab.hyperparameters import Schedule, for_learner
 from tttlab.vector import State
 
-__all__ = ["IterationTrainer", "ring_write", "uniform_legal"]
+__all__ = ["IterationTrainer", "check_fields", "header_fields", "ring_write", "uniform_legal"]
+
+
+def check_fields(config: Any, learner: str) -> None:
+    """Check a network learner's configuration against the one declaration of its options
+    (:mod:`tttlab.hyperparameters`): every field that is an option, and the budget."""
+    if isinstance(config.episodes, bool) or not isinstance(config.episodes, int):
+        raise ConfigError("episodes must be a whole number")
+    if config.episodes < 1:
+        raise ConfigError(f"episodes must be at least 1, got {config.episodes}")
+    for entry in for_learner(learner):
+        value = getattr(config, entry.name, None)
+        if value is not None and not isinstance(value, Schedule):
+            entry.check(value)
+
+
+def header_fields(config_class: Any, header: dict[str, Any]) -> dict[str, Any]:
+    """A configuration's fields from an agent file's ``hyperparameters`` (a resumed run)."""
+    known = {f.name for f in dataclasses.fields(config_class)} - {"geometry", "episodes", "seed"}
+    options = {k.replace("-", "_"): v for k, v in header.items()}
+    if not set(options) <= known:
+        raise ConfigError(f"unknown hyperparameters {sorted(set(options) - known)}")
+    for name in ("epsilon", "alpha"):
+        if name in options and name in known:
+            if not isinstance(options[name], dict):
+                raise ConfigError(f"{name} is not a schedule")
+            options[name] = Schedule(**options[name])
+    if "hidden" in options:
+        options["hidden"] = tuple(options["hidden"])
+    return options
 
 
 def uniform_legal(key: jax.Array, state: State) -> jax.Array:
@@ -66,15 +98,15 @@ class IterationTrainer:
         """Continue from :meth:`checkpoint_arrays`; ValueError when they do not fit."""
         leaves, treedef = jax.tree_util.tree_flatten(self.carry)
         if len(arrays) != len(leaves):
-            raise ValueError("the checkpoint holds another training state")
+            raise ConfigError("the checkpoint holds another training state")
         restored = []
         for i, leaf in enumerate(leaves):
             found = arrays.get(f"state.{i:03d}")
             if found is None or found.shape != leaf.shape or found.dtype != leaf.dtype:
-                raise ValueError("the checkpoint holds another training state")
+                raise ConfigError("the checkpoint holds another training state")
             restored.append(jnp.asarray(found))
         if not 0 <= iteration <= self.config.iterations:
-            raise ValueError("the checkpoint's progress does not fit its budget")
+            raise ConfigError("the checkpoint's progress does not fit its budget")
         self.carry = jax.tree_util.tree_unflatten(treedef, restored)
         self.iteration = iteration
 

@@ -11,6 +11,7 @@ Ray is used only when a cluster is named (``--address`` or ``RAY_ADDRESS``).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -20,6 +21,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from tttlab import __version__
 from tttlab.sweep.plan import Run, SweepError, run_one
 
 __all__ = ["ClusterLost", "RayCluster", "run_local"]
@@ -69,11 +71,20 @@ def _reachable(host: str, port: int, timeout: float) -> bool:
         return False
 
 
+def _cluster_version() -> str:
+    """Runs on a worker of the cluster: the tttlab version it would train with."""
+    from tttlab import __version__
+
+    return __version__
+
+
 class RayCluster:
     """A connection to the Ray cluster at ``address`` (its GCS, ``HOST:PORT``), checked at
-    once: a malformed or unreachable address, or Ray missing, raises :class:`SweepError`."""
+    once: a malformed or unreachable address, Ray missing, or a cluster whose workers run
+    another tttlab version than ``version`` (their rows would not be this version's) raises
+    :class:`SweepError`. Use it as a context manager, or call :meth:`close`."""
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, version: str = __version__) -> None:
         self.host, self.port = _split(address)
         try:
             import ray
@@ -96,6 +107,25 @@ class RayCluster:
             raise SweepError(
                 f"cannot join the Ray cluster at {self.host}:{self.port}: {error}"
             ) from None
+        try:
+            theirs = ray.get(ray.remote(num_cpus=0)(_cluster_version).remote(), timeout=120)
+        except Exception as error:
+            self.close()
+            raise SweepError(
+                f"the Ray cluster at {self.host}:{self.port} cannot run tttlab ({error})"
+            ) from None
+        if theirs != version:
+            self.close()
+            raise SweepError(
+                f"the Ray cluster at {self.host}:{self.port} runs tttlab {theirs}, this is "
+                f"{version}: install the same version on the cluster"
+            )
+
+    def __enter__(self) -> RayCluster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def _lost(self, unfinished: int) -> ClusterLost:
         return ClusterLost(
@@ -114,6 +144,15 @@ class RayCluster:
         ray = self._ray
         remote = ray.remote(num_cpus=1, max_retries=retries, retry_exceptions=False)(run_one)
         pending = {remote.remote(run.as_dict()): run for run in runs}
+        try:
+            self._collect(pending, on_row, lost_after)
+        finally:  # on any way out (a lost cluster, Ctrl-C), no task is left running
+            for ref in pending:
+                with contextlib.suppress(Exception):
+                    ray.cancel(ref, force=True)
+
+    def _collect(self, pending: dict[Any, Run], on_row: RowCallback, lost_after: float) -> None:
+        ray = self._ray
         silent_since: float | None = None
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
@@ -136,4 +175,5 @@ class RayCluster:
                 on_row(row)
 
     def close(self) -> None:
-        self._ray.shutdown()
+        if self._ray.is_initialized():
+            self._ray.shutdown()

@@ -10,20 +10,21 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from tttlab.evaluate import evaluate
-from tttlab.game import Geometry, StateSpaceTooLarge, check_enumerable, estimate_positions
-from tttlab.solve import solve
-from tttlab.train import (
-    ALGORITHMS,
-    HYPERPARAMETERS,
-    SCHEDULE_KINDS,
-    ConfigError,
-    Trainer,
-    config_from_options,
+from tttlab.errors import TttlabError
+from tttlab.evaluation import evaluate_seats
+from tttlab.game import (
+    Geometry,
+    StateSpaceTooLarge,
+    check_enumerable,
+    estimate_positions,
+    state_space,
 )
+from tttlab.hyperparameters import BY_NAME, LEARNERS
+from tttlab.limits import EXACT_JUDGE_POSITIONS
+from tttlab.solvers import solve_table
+from tttlab.training import check_config, drive, start
 
 __all__ = [
-    "EVAL_LIMIT",
     "Run",
     "SweepError",
     "parse_episodes",
@@ -33,12 +34,10 @@ __all__ = [
     "run_one",
 ]
 
-#: Runs are judged over the whole game graph, so boards must have full tables of this size.
-EVAL_LIMIT = 12_000_000
 _SEEDS = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
 
 
-class SweepError(ValueError):
+class SweepError(TttlabError):
     """A sweep that cannot be run as asked."""
 
 
@@ -106,31 +105,24 @@ def parse_episodes(text: str) -> list[int]:
     return list(dict.fromkeys(counts))
 
 
-def _value(key: str, text: str) -> float | str:
-    if key.endswith("schedule"):
-        if text not in SCHEDULE_KINDS:
-            raise SweepError(
-                f"--set {key} must be one of {', '.join(SCHEDULE_KINDS)}, got {text!r}"
-            )
-        return text
+def _value(key: str, text: str) -> Any:
     try:
-        return float(text)
-    except ValueError:
-        raise SweepError(f"--set {key} takes numbers, got {text!r}") from None
+        return BY_NAME[key.replace("-", "_")].parse(text)
+    except TttlabError as error:
+        raise SweepError(f"--set {key}: {error}") from None
 
 
-def parse_sets(items: tuple[str, ...] | list[str]) -> dict[str, list[float | str]]:
+def parse_sets(items: tuple[str, ...] | list[str]) -> dict[str, list[Any]]:
     """``["alpha=0.1,0.5", "epsilon=0.1"]`` → ``{"alpha": [0.1, 0.5], "epsilon": [0.1]}``."""
-    chosen: dict[str, list[float | str]] = {}
+    chosen: dict[str, list[Any]] = {}
     for item in items:
         key, sep, values = item.partition("=")
         key = key.strip().replace("_", "-")
         if not sep or not key or not values.strip():
             raise SweepError(f"--set takes NAME=V1,V2,..., got {item!r}")
-        if key not in HYPERPARAMETERS:
-            raise SweepError(
-                f"--set {key}: unknown hyperparameter; choose from {', '.join(HYPERPARAMETERS)}"
-            )
+        if key.replace("-", "_") not in BY_NAME:
+            names = ", ".join(h.option[2:] for h in BY_NAME.values())
+            raise SweepError(f"--set {key}: unknown hyperparameter; choose from {names}")
         if key in chosen:
             raise SweepError(f"--set {key} is given twice; list its values once, with commas")
         chosen[key] = list(dict.fromkeys(_value(key, v.strip()) for v in values.split(",")))
@@ -142,22 +134,26 @@ def plan_runs(
     geometry: Geometry,
     episodes: list[int],
     seeds: list[int],
-    sets: dict[str, list[float | str]],
+    sets: dict[str, list[Any]],
 ) -> list[Run]:
     """Every run of the sweep, each configuration checked before anything runs."""
     if not algorithms:
-        raise SweepError("name at least one algorithm (td, q, sarsa, expected-sarsa, double-q)")
+        raise SweepError(f"name at least one algorithm ({', '.join(LEARNERS)})")
     for algorithm in algorithms:
-        if algorithm not in ALGORITHMS:
-            raise SweepError(
-                f"unknown algorithm {algorithm!r}; choose from {', '.join(ALGORITHMS)}"
-            )
+        if algorithm not in LEARNERS:
+            raise SweepError(f"unknown algorithm {algorithm!r}; choose from {', '.join(LEARNERS)}")
     try:
         check_enumerable(geometry)
     except StateSpaceTooLarge as error:
-        raise SweepError(f"cannot sweep table learners on {geometry.name}: {error}") from None
-    if estimate_positions(geometry) > 4 * EVAL_LIMIT:
-        raise SweepError(f"{geometry.name} is too big to judge exactly in a sweep")
+        raise SweepError(f"cannot judge runs on {geometry.name} exactly: {error}") from None
+    if (
+        estimate_positions(geometry) > EXACT_JUDGE_POSITIONS
+        and state_space(geometry).size > EXACT_JUDGE_POSITIONS
+    ):
+        raise SweepError(
+            f"{geometry.name} is too big to judge exactly in a sweep "
+            f"(more than {EXACT_JUDGE_POSITIONS:,} positions)"
+        )
     names = sorted(sets)
     combos = [
         dict(zip(names, values, strict=True))
@@ -167,8 +163,8 @@ def plan_runs(
     for algorithm in dict.fromkeys(algorithms):
         for combo in combos:
             try:  # the same checks as ttt train, with the run's first count and seed
-                config_from_options(algorithm, episodes[0], seeds[0], geometry, combo)
-            except ConfigError as error:
+                check_config(algorithm, geometry, episodes[0], seeds[0], combo)
+            except TttlabError as error:
                 raise SweepError(f"{algorithm} with {_describe(combo)}: {error}") from None
             hyper = json.dumps(combo, sort_keys=True, separators=(",", ":"))
             for count in episodes:
@@ -186,11 +182,13 @@ def run_one(run: dict[str, Any]) -> dict[str, Any]:
     row. Takes and returns plain dicts, so any process or Ray worker can run it."""
     spec = Run(**run)
     geometry = Geometry.parse(spec.board)
-    config = config_from_options(spec.algorithm, spec.episodes, spec.seed, geometry, spec.options)
     started = time.perf_counter()
-    trainer = Trainer(config)
-    trainer.run()
-    reports = evaluate(trainer.agent(), geometry)
+    trained = drive(
+        start(spec.algorithm, geometry, spec.episodes, spec.seed, spec.options),
+        signals=False,
+        judge=False,
+    )
+    reports = evaluate_seats(trained.agent, geometry)
     row: dict[str, Any] = {**spec.as_dict(), "seconds": round(time.perf_counter() - started, 3)}
     for seat in ("X", "O"):
         report = reports[seat].as_json()
@@ -203,7 +201,7 @@ def run_one(run: dict[str, Any]) -> dict[str, Any]:
         row[f"{prefix}_loss"] = report["vs_random"]["loss"]
     # Unbeatable: each seat's worst case is the game's value from that seat (0 on 3×3 and
     # 4×4 k=4, which are draws); perfect adds an optimal move at every reachable decision.
-    value = solve(geometry).value_at(0)
+    value = solve_table(geometry).value_at(0)
     row["unbeatable"] = row["x_worst_case"] == value and row["o_worst_case"] == -value
     row["perfect"] = row["unbeatable"] and row["x_optimal_share"] == row["o_optimal_share"] == 1.0
     return row

@@ -13,8 +13,9 @@ import io
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+from tttlab.atomic import write_atomically
 from tttlab.sweep.plan import Run, SweepError
 
 __all__ = ["COLUMNS", "ResultsFile"]
@@ -75,6 +76,10 @@ def _line(row: dict[str, Any]) -> str:
     return buffer.getvalue()
 
 
+def _put(handle: BinaryIO, text: str) -> None:
+    handle.write(text.encode("utf-8"))
+
+
 class ResultsFile:
     """Rows already in the file (by run key), and appending new ones."""
 
@@ -109,15 +114,9 @@ class ResultsFile:
             self.rows[_key(row)] = row
 
     def _write_atomically(self, text: str) -> None:
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
-            with open(tmp, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
+            write_atomically(self.path, lambda handle: _put(handle, text))
         except OSError as error:
-            tmp.unlink(missing_ok=True)
             raise SweepError(f"cannot write {self.path}: {error.strerror or error}") from None
 
     def pending(self, runs: Iterable[Run]) -> list[Run]:

@@ -121,7 +121,9 @@ class Env:
         )
 
     def step(self, state: State, action: Array, key: Array | None = None) -> State:
-        """Play ``action`` (a cell index) for the player to move."""
+        """Play ``action`` (a cell index) for the player to move. An illegal action (an
+        occupied cell, or one off the board) ends the game: −1 for the mover, +1 for the
+        other player. After the end, a step changes nothing and rewards are 0."""
         del key
         cells = self.geometry.cells
         action = jnp.asarray(action, jnp.int32)
@@ -129,7 +131,10 @@ class Env:
         # One-hot arithmetic instead of gathers and scatters on a value-dependent index:
         # under vmap on a CPU these elementwise forms run several times faster.
         target = jnp.arange(cells, dtype=jnp.int32) == action
-        legal = ~jnp.any(target & (state.board != 0))
+        # An action off the board (-1, or cells) is illegal, as pgx has it: it ends the game
+        # and the mover loses. (Without the range check it would match no cell and pass.)
+        on_board = (action >= 0) & (action < cells)
+        legal = on_board & ~jnp.any(target & (state.board != 0))
         place = active & legal
         piece = (state.current_player + 1).astype(jnp.int32)
         board = jnp.where(target & place, piece, state.board)

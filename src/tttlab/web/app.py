@@ -20,235 +20,120 @@ work runs in worker processes (:mod:`tttlab.web.pool`) and is ended at the time 
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from functools import partial
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tttlab import __version__
-from tttlab.game import (
-    DEFAULT,
-    Geometry,
-    GeometryError,
-    IllegalMoveError,
-    Position,
-    PositionError,
-    estimate_positions,
+from tttlab.errors import TttlabError
+from tttlab.game import DEFAULT, Geometry, Position, estimate_positions
+from tttlab.hyperparameters import LEARNERS, NETWORK_LEARNERS, defaults, describe
+from tttlab.limits import (
+    SEARCH_CELLS,
+    SERVER_PLAYS_CANDIDATES,
+    SERVER_TABLE_CANDIDATES,
+    SERVER_TRAINING_EPISODES,
 )
 from tttlab.render import board_svg
-from tttlab.train import ConfigError, config_from_options, default_config
-from tttlab.web.compute import TABLE_LIMIT, ApiError, state
-from tttlab.web.jobs import ALGORITHMS, HYPERPARAMETERS, TABLE, Jobs, available, check_algorithm
+from tttlab.web.compute import ApiError, state
+from tttlab.web.jobs import Jobs, available, check_algorithm, hyperparameter_arguments
+from tttlab.web.models import (
+    ERRORS,
+    AgentRequest,
+    AgentsResponse,
+    ArenaRequest,
+    EvaluateRequest,
+    ExactRequest,
+    ExactResponse,
+    JobInfo,
+    JobsResponse,
+    JobStarted,
+    MistakesRequest,
+    MoveResponse,
+    PlayRequest,
+    SvgRequest,
+    TrainRequest,
+    ValuesResponse,
+)
+from tttlab.web.models import State as StateBody
 from tttlab.web.pool import Pool
 
 __all__ = ["create_app"]
 
+T = TypeVar("T")
 
 #: Largest request body accepted, in bytes.
 MAX_BODY = 16 * 1024
-#: Games per pairing and agents in one arena request.
-ARENA_GAMES = 200
-ARENA_AGENTS = 6
 #: Episodes of one training job unless ``ttt serve --max-episodes`` says otherwise.
-MAX_EPISODES = 2_000_000
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-POSITION = Field(
-    min_length=1,
-    max_length=400,
-    pattern=r"^[XxOo.\-_/ ]+$",
-    description="X, O and '.', row-major, '/' between rows optional",
-)
-
-
-class PlayRequest(_Body):
-    position: str = POSITION
-    move: int = Field(description="0-based row-major cell")
-    board: str | None = Field(default=None, max_length=20, description="e.g. 3x3k3")
-
-
-class AgentRequest(_Body):
-    position: str = POSITION
-    agent: str = Field(max_length=200)
-    board: str | None = Field(default=None, max_length=20)
-
-
-class EvaluateRequest(_Body):
-    agent: str = Field(max_length=200)
-    board: str | None = Field(default=None, max_length=20)
-
-
-class ExactRequest(_Body):
-    position: str = POSITION
-    board: str | None = Field(default=None, max_length=20)
-
-
-class MistakesRequest(_Body):
-    agent: str = Field(max_length=200)
-    board: str | None = Field(default=None, max_length=20)
-    seat: Literal["X", "O"] = "X"
-    limit: int = Field(default=50, ge=1, le=200, description="mistakes listed at most")
-
-
-class ArenaRequest(_Body):
-    agents: list[str] = Field(min_length=2, max_length=6, description="agent names")
-    board: str | None = Field(default=None, max_length=20)
-    games: int = Field(default=20, ge=1, le=200, description="games per pairing and side")
-    seed: int = Field(default=0, ge=0, le=2**63 - 1)
-
-
-class TrainRequest(_Body):
-    algorithm: str = Field(
-        max_length=40, description="td, q, sarsa, expected-sarsa, double-q, dqn or alphazero"
-    )
-    board: str = Field(default="3x3k3", max_length=20)
-    episodes: int = Field(ge=1, le=2**31 - 1, description="training games")
-    seed: int = Field(default=0, ge=0, le=2**31 - 1)
-    name: str | None = Field(default=None, max_length=80, description="agent file name")
-    hyperparameters: dict[str, float | int | str | bool] | None = Field(
-        default=None, description="ttt train's options, '_' for '-' (epsilon, alpha, ...)"
-    )
-
-
-class SvgRequest(_Body):
-    position: str = POSITION
-    board: str | None = Field(default=None, max_length=20)
-
-
-class ErrorBody(BaseModel):
-    error: str = Field(description="what is wrong, in one line")
-
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody, "description": text}
-    for code, text in (
-        (400, "bad position, board or agent file"),
-        (404, "unknown agent"),
-        (409, "the game is over, the agent does not play this side, or the name is taken"),
-        (413, "request body too large"),
-        (422, "malformed JSON, a wrong type or an unknown field"),
-        (429, "as many training jobs as allowed are running"),
-        (503, "the work took too long and was stopped, or the server is busy"),
-    )
-}
-
-
-class State(BaseModel):
-    position: str = Field(description="row-major, without '/'")
-    board: str
-    to_move: str | None = Field(description="X or O; null once the game is over")
-    result: str | None = Field(description='null while playing, else "X", "O" or "draw"')
-    winning_line: list[int] | None
-
-
-class MoveResponse(State):
-    move: int
-    values: dict[str, float] | None = Field(description="the agent's value of each legal move")
-
-
-class ValuesResponse(BaseModel):
-    values: dict[str, float] | None
-
-
-class AgentInfo(BaseModel):
-    name: str
-    kind: str
-    board: str | None
-    seats: list[str]
-    algorithm: str | None
-
-
-class AgentsResponse(BaseModel):
-    agents: list[AgentInfo]
+MAX_EPISODES = SERVER_TRAINING_EPISODES
 
 
 def _geometry(board: str | None, position: str | None = None) -> Geometry:
+    """The board of a request (a bad one is a 400, through the TttlabError handler)."""
     if board is None:
         if position is not None and "/" in position:
-            try:
-                return Position.from_string(position).geometry
-            except PositionError as error:
-                raise ApiError(400, str(error)) from None
+            return Position.from_string(position).geometry
         return DEFAULT
-    try:
-        geometry = Geometry.parse(board)
-    except GeometryError as error:
-        raise ApiError(400, str(error)) from None
-    if estimate_positions(geometry) > 10 * TABLE_LIMIT and geometry.cells > 25:
+    geometry = Geometry.parse(board)
+    if estimate_positions(geometry) > SERVER_PLAYS_CANDIDATES and geometry.cells > SEARCH_CELLS:
         raise ApiError(400, f"{geometry.name} is larger than this server plays")
     return geometry
 
 
-def _position(text: str, geometry: Geometry) -> Position:
-    try:
-        return Position.from_string(text, geometry)
-    except PositionError as error:
-        raise ApiError(400, str(error)) from None
-
-
-class ExactResponse(BaseModel):
-    value: int = Field(description="the position's value for the side to move")
-    values: dict[str, int] = Field(description="each legal move's value for the side to move")
-
-
-class JobInfo(BaseModel):
-    job: str
-    algorithm: str
-    board: str
-    episodes: int
-    seed: int
-    agent: str = Field(description="the agent file's name in the agents folder")
-    state: str = Field(description="running, stopping, done, stopped or error")
-    episode: int
-    evaluation: dict[str, Any] | None
-    error: str | None
-
-
-class JobsResponse(BaseModel):
-    jobs: list[JobInfo]
-
-
-class JobStarted(BaseModel):
-    job: str
-    agent: str
+def _tables(geometry: Geometry, what: str) -> None:
+    """Refuse work that needs the full table of a board too big for this server."""
+    if estimate_positions(geometry) > SERVER_TABLE_CANDIDATES:
+        raise ApiError(400, f"{what} of {geometry.name} is too large for this server")
 
 
 def _train_options() -> dict[str, Any]:
-    algorithms: dict[str, Any] = {}
-    for name in ALGORITHMS:
-        defaults: dict[str, Any] = {}
-        if name in TABLE:
-            config = default_config(name, 1)
-            defaults = {
-                "epsilon": config.epsilon.start,
-                "epsilon_end": config.epsilon.end,
-                "epsilon_schedule": config.epsilon.kind,
-                "alpha": config.alpha.start,
-                "alpha_end": config.alpha.end,
-                "alpha_schedule": config.alpha.kind,
-                "gamma": config.gamma,
+    """Every learner with its hyperparameters (from their one declaration) and whether this
+    install can train it: the lab's form is built from this."""
+    return {
+        "algorithms": {
+            name: {
+                "available": available(name),
+                "family": "network" if name in NETWORK_LEARNERS else "table",
+                "hyperparameters": describe(name),
+                "defaults": defaults(name),
             }
-            if name == "td":
-                defaults["draw_reward"] = config.draw_reward
-        algorithms[name] = {
-            "available": available(name),
-            "hyperparameters": list(HYPERPARAMETERS[name]),
-            "defaults": {k: v for k, v in defaults.items() if v is not None},
+            for name in LEARNERS
         }
-    return {"algorithms": algorithms}
+    }
+
+
+class _Threads:
+    """Thread pools by kind, made on first use and again after :meth:`close` (an app may
+    live through several lifespans, as under a test client)."""
+
+    def __init__(self, sizes: dict[str, int]) -> None:
+        self.sizes = sizes
+        self._pools: dict[str, ThreadPoolExecutor] = {}
+        self._lock = threading.Lock()
+
+    def get(self, kind: str) -> ThreadPoolExecutor:
+        with self._lock:
+            if kind not in self._pools:
+                self._pools[kind] = ThreadPoolExecutor(self.sizes[kind], thread_name_prefix=kind)
+            return self._pools[kind]
+
+    def close(self) -> None:
+        with self._lock:
+            pools, self._pools = list(self._pools.values()), {}
+        for pool in pools:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 def create_app(
@@ -266,6 +151,13 @@ def create_app(
     where = None if folder is None else str(folder)
     pool = Pool(workers)
     trainers = Jobs(folder, jobs, max_episodes)
+    # Waits for agent work (up to its time limit) and waits for a job to stop each have
+    # threads of their own: slow requests never hold up DELETE or shutdown. Neither uses
+    # the event loop's default executor, which other libraries share.
+    threads = _Threads({"work": max(8, 4 * workers), "control": 4})
+
+    async def in_thread(kind: str, call: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(threads.get(kind), call)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -274,8 +166,9 @@ def create_app(
             yield
         finally:
             # Stop training as DELETE does, so what the jobs learned is kept.
-            await asyncio.to_thread(trainers.stop_all)
+            await in_thread("control", trainers.stop_all)
             pool.close()
+            threads.close()
 
     app = FastAPI(
         title="tttlab",
@@ -291,7 +184,7 @@ def create_app(
     )
 
     async def work(name: str, **args: Any) -> Any:
-        return await asyncio.to_thread(pool.call, name, args, timeout)
+        return await in_thread("work", partial(pool.call, name, args, timeout))
 
     @app.middleware("http")
     async def limit_body(
@@ -314,9 +207,11 @@ def create_app(
             request._body = body  # the stream is used up: hand the bytes on
         return await call_next(request)
 
-    @app.exception_handler(ApiError)
-    async def api_error(request: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse({"error": error.message}, status_code=error.status)
+    @app.exception_handler(TttlabError)
+    async def refused(request: Request, error: TttlabError) -> JSONResponse:
+        """An ApiError says its status; any other refusal of tttlab's is a bad request."""
+        status = error.status if isinstance(error, ApiError) else 400
+        return JSONResponse({"error": str(error).splitlines()[0]}, status_code=status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -355,20 +250,16 @@ def create_app(
     async def list_agents() -> dict[str, Any]:
         return {"agents": await work("agents", folder=where)}
 
-    @app.post("/api/play", response_model=State, responses=ERRORS)
+    @app.post("/api/play", response_model=StateBody, responses=ERRORS)
     def play(body: PlayRequest) -> dict[str, Any]:
-        geometry = _geometry(body.board, body.position)
-        position = _position(body.position, geometry)
+        position = Position.from_string(body.position, _geometry(body.board, body.position))
         if position.is_terminal:
             raise ApiError(409, f"the game is over ({position.outcome})")
-        try:
-            return state(position.apply(body.move))
-        except IllegalMoveError as error:
-            raise ApiError(400, str(error)) from None
+        return state(position.apply(body.move))
 
     def _checked(board: str | None, position: str) -> tuple[str, str]:
         geometry = _geometry(board, position)
-        found = _position(position, geometry)
+        found = Position.from_string(position, geometry)
         if found.is_terminal:
             raise ApiError(409, f"the game is over ({found.outcome})")
         return geometry.name, found.to_string()
@@ -401,14 +292,13 @@ def create_app(
     )
     async def svg(body: SvgRequest) -> Response:
         """The board as SVG: the same drawing as notebooks (``tttlab.render.board_svg``)."""
-        position = _position(body.position, _geometry(body.board))
+        position = Position.from_string(body.position, _geometry(body.board))
         return Response(board_svg(position), media_type="image/svg+xml")
 
     @app.post("/api/evaluate", responses=ERRORS)
     async def evaluate_agent(body: EvaluateRequest) -> dict[str, Any]:
         geometry = _geometry(body.board)
-        if estimate_positions(geometry) > TABLE_LIMIT:
-            raise ApiError(400, f"exact evaluation of {geometry.name} is too large for this server")
+        _tables(geometry, "exact evaluation")
         return dict(await work("evaluate", folder=where, agent=body.agent, board=geometry.name))
 
     @app.post("/api/mistakes", responses=ERRORS)
@@ -416,8 +306,7 @@ def create_app(
         """The positions where the agent may play a move that loses value (what ``ttt eval``
         counts against its optimal share), most likely first against a random opponent."""
         geometry = _geometry(body.board)
-        if estimate_positions(geometry) > TABLE_LIMIT:
-            raise ApiError(400, f"exact mistakes of {geometry.name} are too large for this server")
+        _tables(geometry, "the exact list of mistakes")
         return dict(
             await work(
                 "mistakes",
@@ -459,18 +348,9 @@ def create_app(
         ``/api/train/{job}/events``."""
         check_algorithm(body.algorithm)
         geometry = _geometry(body.board)
-        if estimate_positions(geometry) > TABLE_LIMIT:
-            raise ApiError(
-                400, f"{geometry.name} is too large to train and judge exactly on this server"
-            )
+        _tables(geometry, "training and judging")
         hyper = dict(body.hyperparameters or {})
-        if body.algorithm in TABLE:
-            unknown = [k for k in hyper if k not in HYPERPARAMETERS[body.algorithm]]
-            if not unknown:
-                try:
-                    config_from_options(body.algorithm, body.episodes, body.seed, geometry, hyper)
-                except ConfigError as error:
-                    raise ApiError(400, str(error)) from None
+        hyperparameter_arguments(body.algorithm, hyper)  # a 400 before any process starts
         job = trainers.start(
             body.algorithm, geometry.name, body.episodes, body.seed, body.name, hyper
         )
@@ -485,13 +365,15 @@ def create_app(
         response_class=StreamingResponse,
         responses={404: ERRORS[404], 200: {"content": {"text/event-stream": {}}}},
     )
-    async def job_events(job: str) -> StreamingResponse:
-        """Server-Sent Events: ``progress`` {episode, episodes, episodes_per_second,
-        metrics?}, then one ``done`` {agent, episodes, interrupted, evaluation} or ``error``
-        {message}. A late client gets every event so far, then the live ones."""
+    async def job_events(job: str, request: Request) -> StreamingResponse:
+        """Server-Sent Events, each with an ``id``: ``progress`` {episode, episodes,
+        episodes_per_second, metrics?}, then one ``done`` {agent, episodes, interrupted,
+        evaluation} or ``failed`` {message}. A client gets every event after the
+        ``Last-Event-ID`` it sends (all of them without one), then the live ones."""
         trainers.get(job)  # 404 before the stream starts
+        last = request.headers.get("last-event-id", "").strip()
         return StreamingResponse(
-            trainers.events(job),
+            trainers.events(job, int(last) if last.isdigit() else 0),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
@@ -499,7 +381,7 @@ def create_app(
     @app.delete("/api/train/{job}", response_model=JobInfo, responses=ERRORS)
     async def stop_job(job: str) -> dict[str, Any]:
         """Stop a job: the trainer saves what it learned (atomically) and reports done."""
-        found = await asyncio.to_thread(trainers.stop, job)
+        found = await in_thread("control", partial(trainers.stop, job))
         return found.summary()
 
     return app

@@ -14,20 +14,22 @@ import numpy as np
 
 from tttlab import api
 from tttlab.agents import BUILTIN, Agent, make_agent
-from tttlab.evaluate import evaluate, mistake_report
+from tttlab.errors import TttlabError
+from tttlab.evaluation import evaluate_seats, mistake_report
 from tttlab.game import Geometry, Player, Position, estimate_positions
 from tttlab.io import AgentFileError, FileAgent, check_board, load_agent_file
+from tttlab.limits import SERVER_TABLE_CANDIDATES
 from tttlab.render import board_svg
 
-__all__ = ["CALLS", "TABLE_LIMIT", "ApiError", "state"]
+__all__ = ["CALLS", "ApiError", "state"]
 
-#: Tables (perfect play, learned agents, evaluation) only on boards this small.
-TABLE_LIMIT = 1_000_000
+#: A file's version: its modification time (ns) and size.
+Version = tuple[int, int]
 #: Search depth forced on minimax for boards above 12 cells.
 WEB_MINIMAX_DEPTH = 3
 
 
-class ApiError(Exception):
+class ApiError(TttlabError):
     """A refusal: an HTTP status and one line for the client."""
 
     def __init__(self, status: int, message: str) -> None:
@@ -56,34 +58,47 @@ def state(position: Position) -> dict[str, Any]:
 
 
 class _Agents:
-    """Loads each agent once and keeps it; only names from the list are ever opened.
+    """Loads agents once and keeps them; only names from the list are ever opened.
 
-    An agent file is read once per version (name, modification time, size), whether the
-    list or a game asks for it first; a file that fails to load is remembered as failing.
+    An agent file is known by its version (name, modification time, size): a file that is
+    deleted and trained again under the same name is a new version, read afresh, and its
+    old version (with its evaluation) is forgotten. A file that fails to load is remembered
+    as failing, per version. Built-in agents are kept per board.
     """
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder.resolve() if folder is not None else None
-        self._cache: dict[tuple[str, Geometry], Agent] = {}
-        self._files: dict[tuple[str, int, int], FileAgent | str] = {}
+        self._builtins: dict[tuple[str, Geometry], Agent] = {}
+        self._files: dict[str, tuple[Version, FileAgent | str]] = {}
         self._lock = threading.Lock()
+
+    def version(self, name: str) -> Version | None:
+        """The version of a listed file right now (None for a built-in name); 404 if there
+        is no such agent."""
+        if name in BUILTIN:
+            return None
+        path = self.files().get(name)
+        if path is None:
+            raise ApiError(404, f"unknown agent {name!r}")
+        stat = path.stat()
+        return (stat.st_mtime_ns, stat.st_size)
 
     def _file(self, name: str, path: Path) -> FileAgent | str:
         """The agent in a listed file, or why it cannot be used (naming the file as the
         client knows it, never by its path on this machine)."""
         stat = path.stat()
-        key = (name, stat.st_mtime_ns, stat.st_size)
+        version = (stat.st_mtime_ns, stat.st_size)
         with self._lock:
-            found = self._files.get(key)
-        if found is not None:
-            return found
+            known = self._files.get(name)
+        if known is not None and known[0] == version:
+            return known[1]
         loaded: FileAgent | str
         try:
             loaded = load_agent_file(path)
         except AgentFileError as error:
             loaded = str(error).replace(str(path), name)
         with self._lock:
-            self._files[key] = loaded
+            self._files[name] = (version, loaded)
         return loaded
 
     def files(self) -> dict[str, Path]:
@@ -118,26 +133,15 @@ class _Agents:
         return items
 
     def get(self, name: str, geometry: Geometry) -> Agent:
-        key = (name, geometry)
-        with self._lock:
-            found = self._cache.get(key)
-        if found is not None:
-            return found
-        agent = self._load(name, geometry)
-        with self._lock:
-            self._cache[key] = agent
-        return agent
-
-    def _load(self, name: str, geometry: Geometry) -> Agent:
         if name in BUILTIN:
-            if name == "perfect" and estimate_positions(geometry) > TABLE_LIMIT:
-                raise ApiError(
-                    400,
-                    f"perfect needs the full solution of {geometry.name}, "
-                    "which this server does not build; try minimax",
-                )
-            depth = WEB_MINIMAX_DEPTH if geometry.cells > 12 else None
-            return make_agent(name, geometry, depth=depth)
+            key = (name, geometry)
+            with self._lock:
+                found = self._builtins.get(key)
+            if found is None:
+                found = self._builtin(name, geometry)
+                with self._lock:
+                    self._builtins[key] = found
+            return found
         path = self.files().get(name)
         if path is None:
             raise ApiError(404, f"unknown agent {name!r}")
@@ -150,9 +154,21 @@ class _Agents:
             raise ApiError(400, str(error)) from None
         return agent
 
+    @staticmethod
+    def _builtin(name: str, geometry: Geometry) -> Agent:
+        if name == "perfect" and estimate_positions(geometry) > SERVER_TABLE_CANDIDATES:
+            raise ApiError(
+                400,
+                f"perfect needs the full solution of {geometry.name}, "
+                "which this server does not build; try minimax",
+            )
+        depth = WEB_MINIMAX_DEPTH if geometry.cells > 12 else None
+        return make_agent(name, geometry, depth=depth)
+
 
 _agents: dict[str | None, _Agents] = {}
-_evaluations: dict[tuple[str | None, str, str], dict[str, Any]] = {}
+#: Exact evaluations, by folder, agent, its file's version and board.
+_evaluations: dict[tuple[str | None, str, Version | None, str], dict[str, Any]] = {}
 
 
 def _folder(folder: str | None) -> _Agents:
@@ -170,7 +186,7 @@ def _setup(folder: str | None, name: str, board: str, position: str) -> tuple[Ag
 
 
 def _tables(geometry: Geometry, what: str) -> None:
-    if estimate_positions(geometry) > TABLE_LIMIT:
+    if estimate_positions(geometry) > SERVER_TABLE_CANDIDATES:
         raise ApiError(400, f"{what} of {geometry.name} is too large for this server")
 
 
@@ -206,10 +222,13 @@ def call_values(folder: str | None, agent: str, board: str, position: str) -> di
 def call_evaluate(folder: str | None, agent: str, board: str) -> dict[str, Any]:
     geometry = Geometry.parse(board)
     _tables(geometry, "exact evaluation")
-    key = (folder, agent, geometry.name)
+    agents = _folder(folder)
+    key = (folder, agent, agents.version(agent), geometry.name)
     if key not in _evaluations:
-        player = _folder(folder).get(agent, geometry)
-        reports = evaluate(player, geometry)
+        for old in [k for k in _evaluations if k[:2] == key[:2]]:
+            del _evaluations[old]  # an earlier version of the same file
+        player = agents.get(agent, geometry)
+        reports = evaluate_seats(player, geometry)
         _evaluations[key] = {seat: r.as_json() for seat, r in reports.items()}
     return _evaluations[key]
 

@@ -2,14 +2,18 @@
 
 The server never trains in its event loop or a thread. A job is the command-line trainer in
 a process of its own (its own session, so a Ctrl-C meant for the server does not reach it),
-which writes one JSON line per batch; the server keeps every event, so a client that
-connects late is replayed the events so far, then the live ones.
+which writes one JSON line per batch; the server keeps every event, numbered, so a client
+that connects late is replayed the events so far, then the live ones, and a client that
+reconnects with ``Last-Event-ID`` gets only those it has not seen.
 
+- A job's state changes in one place (:meth:`Job._move`), under its lock, and an event is
+  written before the state that announces it: a stream that sees a finished job has seen its
+  last event.
 - Stopping a job sends SIGTERM: the trainer finishes its batch, saves what it learned
   atomically (as Ctrl-C does on the command line) and reports ``done``.
 - If the server dies, the trainer's next event meets a closed pipe and it exits without
-  saving, so no agent file is written by an orphan (and a save is atomic anyway: a file is
-  either whole or absent).
+  saving; if it was saving then, it removes the file once its ``done`` line cannot be
+  written. So no agent file is left by an orphan.
 - When the server shuts down cleanly it stops its jobs the same way as ``DELETE`` does, so
   what they learned is kept.
 """
@@ -33,47 +37,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tttlab.errors import TttlabError
+from tttlab.hyperparameters import BY_NAME, LEARNERS, TABLE_LEARNERS, check_options
 from tttlab.web.compute import ApiError
 
-__all__ = [
-    "ALGORITHMS",
-    "HYPERPARAMETERS",
-    "Job",
-    "Jobs",
-    "available",
-    "check_algorithm",
-    "hyperparameter_arguments",
-]
+__all__ = ["Job", "Jobs", "available", "check_algorithm", "hyperparameter_arguments"]
 
-TABLE = ("td", "q", "sarsa", "expected-sarsa", "double-q")
-NETWORK = ("dqn", "alphazero")
-ALGORITHMS = TABLE + NETWORK
-_SCHEDULES = ("epsilon_schedule", "alpha_schedule")
-_TABLE_KEYS = (
-    "epsilon",
-    "epsilon_end",
-    "epsilon_schedule",
-    "alpha",
-    "alpha_end",
-    "alpha_schedule",
-    "gamma",
-)
-_NET_KEYS = ("batch", "hidden", "updates", "minibatch", "replay")
-#: The hyperparameters each algorithm takes: ``ttt train``'s options, ``_`` for ``-``.
-HYPERPARAMETERS: dict[str, tuple[str, ...]] = {
-    **{name: _TABLE_KEYS for name in TABLE},
-    "td": (*_TABLE_KEYS, "draw_reward"),
-    "dqn": (*_TABLE_KEYS, *_NET_KEYS, "target_every", "double", "perspective"),
-    "alphazero": (*_NET_KEYS, "simulations", "learning_rate", "opening"),
-}
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 #: Finished jobs kept for replay (the oldest are forgotten first).
 KEEP_FINISHED = 50
+#: A job's states; the last three are final.
+STATES = ("running", "stopping", "done", "stopped", "failed")
+_FINAL = frozenset(STATES[2:])
 
 
 def available(algorithm: str) -> bool:
     """Whether this install can train ``algorithm`` (the network learners need the extra)."""
-    if algorithm in TABLE:
+    if algorithm in TABLE_LEARNERS:
         return True
     return all(importlib.util.find_spec(m) is not None for m in ("jax", "equinox", "optax"))
 
@@ -81,38 +61,33 @@ def available(algorithm: str) -> bool:
 def check_algorithm(algorithm: str) -> None:
     """Refuse an unknown algorithm, or one this install cannot train (before any other
     check of a training request, and before :meth:`Jobs.start`)."""
-    if algorithm not in ALGORITHMS:
-        raise ApiError(400, f"unknown algorithm {algorithm!r} (choose {', '.join(ALGORITHMS)})")
+    if algorithm not in LEARNERS:
+        raise ApiError(400, f"unknown algorithm {algorithm!r} (choose {', '.join(LEARNERS)})")
     if not available(algorithm):
         raise ApiError(400, f"{algorithm} needs the neural extra: pip install 'tttlab[neural]'")
 
 
 def hyperparameter_arguments(algorithm: str, given: dict[str, Any]) -> list[str]:
-    """``ttt train`` options for the hyperparameters of a request, or an ApiError naming the
-    first one that does not apply or has the wrong type. Values are checked by the trainer."""
-    allowed = HYPERPARAMETERS[algorithm]
-    args: list[str] = []
-    for key, value in given.items():
-        if key not in allowed:
-            raise ApiError(
-                400,
-                f"hyperparameter {key!r} does not apply to {algorithm} (it takes "
-                f"{', '.join(allowed)})",
-            )
-        option = "--" + key.replace("_", "-")
-        if key == "double":
-            if not isinstance(value, bool):
-                raise ApiError(400, "hyperparameter 'double' must be true or false")
-            args.append(option if value else "--no-double")
-        elif key in (*_SCHEDULES, "perspective", "hidden"):
-            if not isinstance(value, str) or not value or value.startswith("-"):
-                raise ApiError(400, f"hyperparameter {key!r} must be a word such as 'linear'")
-            args += [option, value]
-        elif isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ApiError(400, f"hyperparameter {key!r} must be a number")
-        else:
-            args += [option, repr(value)]
-    return args
+    """``ttt train`` options for the hyperparameters of a request, checked against their one
+    declaration (:mod:`tttlab.hyperparameters`), or an ApiError naming the first that does
+    not apply or does not fit."""
+    try:
+        chosen = check_options(algorithm, given)
+    except TttlabError as error:
+        raise ApiError(400, str(error)) from None
+    return [word for name, value in chosen.items() for word in BY_NAME[name].argv(value)]
+
+
+@dataclass(frozen=True)
+class Event:
+    """One numbered event of a job (the SSE ``id``)."""
+
+    id: int
+    kind: str  # progress, done or failed
+    data: dict[str, Any]
+
+    def sse(self) -> str:
+        return f"id: {self.id}\nevent: {self.kind}\ndata: {json.dumps(self.data)}\n\n"
 
 
 @dataclass
@@ -128,20 +103,55 @@ class Job:
     agent: str  # the file name in the agents folder
     path: Path
     started: float = field(default_factory=time.time)
-    state: str = "running"  # running, stopping, done, stopped, error
-    events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     process: subprocess.Popen[bytes] | None = None
     reader: threading.Thread | None = None
+    _state: str = "running"
+    _events: list[Event] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def state(self) -> str:
+        with self._lock:
+            return self._state
 
     @property
     def finished(self) -> bool:
-        return self.state in ("done", "stopped", "error")
+        return self.state in _FINAL
+
+    def _move(self, state: str, event: tuple[str, dict[str, Any]] | None = None) -> bool:
+        """The one place a job's state changes: ``running`` → ``stopping`` → a final state
+        (or ``running`` → a final state). A final state never changes again; its event is
+        appended first, under the same lock. Returns whether the move happened."""
+        with self._lock:
+            if self._state in _FINAL or (state == "stopping" and self._state != "running"):
+                return False
+            if event is not None:
+                self._append(*event)
+            self._state = state
+            return True
+
+    def _append(self, kind: str, data: dict[str, Any]) -> None:
+        self._events.append(Event(len(self._events) + 1, kind, data))
+
+    def record(self, kind: str, data: dict[str, Any]) -> None:
+        with self._lock:
+            self._append(kind, data)
+
+    def events_after(self, last: int) -> tuple[list[Event], bool]:
+        """The events after id ``last``, and whether the job had finished when they were
+        read (then there will be no more)."""
+        with self._lock:
+            return self._events[max(0, last) :], self._state in _FINAL
+
+    def request_stop(self) -> bool:
+        """Mark a running job as stopping (False if it is stopping or finished already)."""
+        return self._move("stopping")
 
     def summary(self) -> dict[str, Any]:
-        events = list(self.events)
-        last = next((d for k, d in reversed(events) if k == "progress"), None)
-        done = next((d for k, d in reversed(events) if k == "done"), None)
-        error = next((d for k, d in reversed(events) if k == "error"), None)
+        events, _ = self.events_after(0)
+        last = next((e.data for e in reversed(events) if e.kind == "progress"), None)
+        done = next((e.data for e in reversed(events) if e.kind == "done"), None)
+        failed = next((e.data for e in reversed(events) if e.kind == "failed"), None)
         return {
             "job": self.id,
             "algorithm": self.algorithm,
@@ -152,21 +162,20 @@ class Job:
             "state": self.state,
             "episode": done["episodes"] if done is not None else (last or {}).get("episode", 0),
             "evaluation": None if done is None else done.get("evaluation"),
-            "error": None if error is None else error["message"],
+            "error": None if failed is None else failed["message"],
         }
 
     def read(self) -> None:
         """Runs in a thread: collect the trainer's event lines until it exits."""
         process = self.process
-        assert process is not None
-        out, err = process.stdout, process.stderr
-        assert out is not None
-        assert err is not None
+        if process is None or process.stdout is None or process.stderr is None:
+            return
+        err = process.stderr
         stderr: list[bytes] = []
         drain = threading.Thread(target=lambda: stderr.append(err.read()), daemon=True)
         drain.start()
         done: dict[str, Any] | None = None
-        for raw in out:
+        for raw in process.stdout:
             try:
                 event = json.loads(raw)
             except ValueError:
@@ -175,22 +184,20 @@ class Job:
                 continue
             kind = event.pop("event", None)
             if kind == "progress":
-                self.events.append(("progress", event))
+                self.record("progress", event)
             elif kind == "done":
                 event["agent"] = self.agent  # the name the page knows, never a path
                 done = event
         code = process.wait()
         drain.join()
         if done is not None:
-            self.state = "stopped" if done.get("interrupted") else "done"
-            self.events.append(("done", done))
+            self._move("stopped" if done.get("interrupted") else "done", ("done", done))
             return
         text = b"".join(stderr).decode("utf-8", "replace")
         lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
         message = lines[-1] if lines else f"training ended with exit code {code}"
-        message = message.removeprefix("Error: ").replace(str(self.path), self.agent)
-        self.events.append(("error", {"message": message}))
-        self.state = "error"
+        message = message.removeprefix("ttt: error: ").replace(str(self.path), self.agent)
+        self._move("failed", ("failed", {"message": message}))
 
 
 class Jobs:
@@ -207,7 +214,8 @@ class Jobs:
         return [j for j in list(self.jobs.values()) if not j.finished]
 
     def _target(self, name: str | None, algorithm: str, board: str, seed: int) -> Path:
-        assert self.folder is not None
+        if self.folder is None:
+            raise ApiError(409, "this server has no agents folder to save to (ttt serve --agents)")
         if name is None:
             stem = f"{algorithm}-{board}-seed{seed}"
             name = f"{stem}.npz"
@@ -263,26 +271,10 @@ class Jobs:
                 )
             path = self._target(name, algorithm, board, seed)
             job = Job(uuid.uuid4().hex[:12], algorithm, board, episodes, seed, path.name, path)
-            command = [
-                sys.executable,
-                "-m",
-                "tttlab",
-                "train",
-                algorithm,
-                "--board",
-                board,
-                "--episodes",
-                str(episodes),
-                "--seed",
-                str(seed),
-                "--out",
-                str(path),
-                "--events",
-                "-",
-                *args,
-            ]
+            command = [sys.executable, "-m", "tttlab", "train", algorithm, "--board", board]
+            command += ["--episodes", str(episodes), "--seed", str(seed), "--out", str(path)]
             job.process = subprocess.Popen(
-                command,
+                [*command, "--events", "-", *args],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -308,10 +300,9 @@ class Jobs:
 
     def stop(self, job_id: str, wait: float = 120.0) -> Job:
         """Ask the trainer to stop (it saves what it learned), and wait for it. Blocking:
-        the app calls it from a worker thread."""
+        the app calls it from a thread of its own, never one that serves agent work."""
         job = self.get(job_id)
-        if not job.finished and job.process is not None and job.process.poll() is None:
-            job.state = "stopping"
+        if job.request_stop() and job.process is not None:
             with contextlib.suppress(ProcessLookupError):
                 job.process.send_signal(signal.SIGTERM)
         if job.reader is not None:
@@ -325,18 +316,20 @@ class Jobs:
             with contextlib.suppress(ApiError):
                 self.stop(job.id, wait)
 
-    async def events(self, job_id: str) -> AsyncIterator[str]:
-        """Server-Sent Events: every event so far, then the live ones, until the end."""
+    async def events(self, job_id: str, last_event_id: int = 0) -> AsyncIterator[str]:
+        """Server-Sent Events: every event after ``last_event_id`` (0: all of them), then
+        the live ones, until the job has finished and its last event is sent."""
         job = self.get(job_id)
-        sent = 0
+        sent = max(0, last_event_id)
         quiet = 0.0
+        yield "retry: 2000\n\n"  # a dropped stream reconnects in 2 s, with Last-Event-ID
         while True:
-            while sent < len(job.events):
-                kind, data = job.events[sent]
-                sent += 1
+            events, finished = job.events_after(sent)
+            for event in events:
+                sent = event.id
                 quiet = 0.0
-                yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
-            if job.finished and sent >= len(job.events):
+                yield event.sse()
+            if finished:
                 return
             await asyncio.sleep(0.1)
             quiet += 0.1

@@ -1,0 +1,155 @@
+"""The agents the API hands out, and :func:`load`.
+
+:func:`load` and :func:`tttlab.train` give one of three things, each stated in the types:
+
+- a :class:`TrainedAgent` (a table learner: td, q, sarsa, expected-sarsa, double-q, or an
+  MDP's policy),
+- a :class:`TrainedNetwork` (alphazero or dqn),
+- for a built-in name, the built-in agent (``random``, ``perfect``, ``minimax``, ``mcts``).
+
+The first two share one surface: ``save(path)`` writes the agent file that ``ttt train
+--out`` writes, ``evaluation()`` is the exact evaluation, ``meta`` the file's header, and
+in a notebook they show that evaluation. After :func:`tttlab.train`, ``training`` holds
+``ttt train --json``'s summary and ``curve`` the learning curve when one was asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tttlab.agents import Agent, BuiltinAgent, make_agent
+from tttlab.agents.learned import LearnedAgent
+from tttlab.agents.network import NetworkAgent
+from tttlab.api.checks import geometry_of
+from tttlab.errors import TttlabTypeError
+from tttlab.evaluation.curves import routine_judging
+from tttlab.game import DEFAULT, Geometry
+from tttlab.io import check_board, file_agent, is_builtin, save_agent
+
+if TYPE_CHECKING:
+    from tttlab.api.results import Curve, Evaluation
+
+__all__ = ["BuiltinAgent", "LoadedAgent", "TrainedAgent", "TrainedNetwork", "as_agent", "load"]
+
+
+class _Trained:
+    """What the API's learned agents share (a mixin over the table and network agents)."""
+
+    meta: dict[str, Any]
+    #: The learning curve, when :func:`tttlab.train` was asked for one.
+    curve: Curve | None = None
+    #: ``ttt train --json``'s summary, after :func:`tttlab.train`.
+    training: dict[str, Any] | None = None
+
+    def save(self, path: str | Path) -> Path:
+        """Write the agent file (atomically; no pickle): for the same run, the bytes that
+        ``ttt train --out`` writes."""
+        meta = self.meta
+        hyper = meta.get("hyperparameters")
+        if not isinstance(hyper, dict):
+            hyper = {k: v for k, v in meta.items() if k not in ("episodes", "seed")}
+        agent: Any = self
+        return save_agent(
+            path,
+            agent,
+            episodes=int(meta.get("episodes", 0)),
+            seed=int(meta.get("seed", 0)),
+            hyperparameters=hyper,
+        )
+
+    def evaluation(self) -> Evaluation:
+        """The exact evaluation, as ``ttt eval`` (computed once)."""
+        cached: Evaluation | None = self.__dict__.get("_evaluation")
+        if cached is None:
+            from tttlab.api.calls import evaluate
+
+            agent: Any = self
+            cached = evaluate(agent)
+            self.__dict__["_evaluation"] = cached
+        return cached
+
+    def _intro_html(self) -> str:
+        raise NotImplementedError
+
+    def _repr_html_(self) -> str:
+        from tttlab.api.display import evaluation_html
+
+        agent: Any = self
+        intro = self._intro_html()
+        if not routine_judging(agent.geometry):
+            return intro
+        return intro + evaluation_html(self.evaluation())
+
+
+@dataclass(eq=False)
+class TrainedAgent(_Trained, LearnedAgent):
+    """A table learner's agent (see the module's doc)."""
+
+    @classmethod
+    def wrap(cls, agent: LearnedAgent) -> TrainedAgent:
+        if isinstance(agent, TrainedAgent):
+            return agent
+        return cls(**{f.name: getattr(agent, f.name) for f in fields(LearnedAgent)})
+
+    def _intro_html(self) -> str:
+        from tttlab.api.display import agent_intro_html
+
+        return agent_intro_html(self)
+
+
+@dataclass(eq=False)
+class TrainedNetwork(_Trained, NetworkAgent):
+    """A network learner's agent (see the module's doc)."""
+
+    @classmethod
+    def wrap(cls, agent: NetworkAgent) -> TrainedNetwork:
+        if isinstance(agent, TrainedNetwork):
+            return agent
+        return cls(**{f.name: getattr(agent, f.name) for f in fields(NetworkAgent)})
+
+    def _intro_html(self) -> str:
+        from tttlab.api.display import network_intro_html
+
+        return network_intro_html(self)
+
+
+#: What :func:`load` returns.
+LoadedAgent = TrainedAgent | TrainedNetwork | BuiltinAgent
+
+
+def trained(agent: LearnedAgent | NetworkAgent) -> TrainedAgent | TrainedNetwork:
+    """The API's form of an agent from a file or a trainer."""
+    if isinstance(agent, NetworkAgent):
+        return TrainedNetwork.wrap(agent)
+    return TrainedAgent.wrap(agent)
+
+
+def load(agent: str | Path, board: Geometry | str | None = None) -> LoadedAgent:
+    """An agent by built-in name (``random``, ``perfect``, ``minimax``, ``mcts:500``) or
+    from an agent file (``az.npz:200`` adds 200 simulations of search to a network); a file
+    decides the board unless ``board`` is given."""
+    if not isinstance(agent, (str, Path)):
+        raise TttlabTypeError(f"agent must be a name or a path, not {agent!r}")
+    geometry = None if board is None else geometry_of(board)
+    spec = str(agent)
+    if is_builtin(spec):
+        return make_agent(spec, geometry or DEFAULT)
+    return trained(file_agent(spec, geometry))
+
+
+def as_agent(agent: Agent | str | Path, geometry: Geometry | None) -> tuple[Agent, Geometry]:
+    """An agent object (names and paths loaded), and the board it plays."""
+    if isinstance(agent, (str, Path)):
+        loaded: Agent = load(agent, geometry)
+    elif hasattr(agent, "select_move") and hasattr(agent, "name"):
+        loaded = agent
+    else:
+        raise TttlabTypeError(f"not an agent, an agent name or a path: {agent!r}")
+    own = getattr(loaded, "geometry", None)
+    if geometry is None:
+        geometry = own if isinstance(own, Geometry) else DEFAULT
+    elif isinstance(own, Geometry):
+        check_board(own, getattr(loaded, "name", "agent"), geometry)
+    return loaded, geometry

@@ -1,0 +1,51 @@
+"""The API's arguments, checked: each wrong one is a one-line :class:`~tttlab.TttlabError`
+(a value that cannot be used) or :class:`~tttlab.TttlabTypeError` (a wrong type)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tttlab.errors import TttlabError, TttlabTypeError
+from tttlab.game import DEFAULT, Geometry, Player
+
+__all__ = ["geometry_of", "seat_of", "whole"]
+
+
+def geometry_of(board: Geometry | str | None, k: int | None = None) -> Geometry:
+    """A board by name (``"4x4k4"``), a :class:`Geometry`, or 3×3 for ``None``."""
+    if board is None:
+        board = DEFAULT
+    if isinstance(board, Geometry):
+        geometry = board
+    elif isinstance(board, str):
+        geometry = Geometry.parse(board)
+    else:
+        raise TttlabTypeError(f"board must be a name like '4x4k4' or a Geometry, not {board!r}")
+    if k is not None:
+        if isinstance(k, bool) or not isinstance(k, int):
+            raise TttlabTypeError(f"k must be an integer, not {k!r}")
+        geometry = Geometry(geometry.rows, geometry.cols, k)
+    return geometry
+
+
+def seat_of(value: Any, label: str = "seat") -> Player:
+    """``"X"``, ``"O"`` or a :class:`Player`."""
+    if isinstance(value, Player):
+        return value
+    if not isinstance(value, str):
+        raise TttlabTypeError(f"{label} must be 'X' or 'O', not {value!r}")
+    try:
+        return Player.parse(value)
+    except TttlabError:
+        raise TttlabError(f"{label} must be 'X' or 'O', got {value!r}") from None
+
+
+def whole(value: Any, label: str, minimum: int = 0) -> int:
+    """A whole number of at least ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TttlabTypeError(f"{label} must be a whole number, not {value!r}")
+    if value < minimum:
+        raise TttlabError(f"{label} must be at least {minimum}, got {value}")
+    return int(value)

@@ -1,0 +1,196 @@
+"""The API's results: typed dataclasses that copy, pickle and compare, whose ``to_dict()``
+is exactly what the matching command prints with ``--json``, and which draw themselves in
+a notebook."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from tttlab.evaluation import Pairing, SeatReport, Standing
+
+if TYPE_CHECKING:
+    from tttlab.api.agents import TrainedAgent
+    from tttlab.planning import MDP, MDPSolution
+
+__all__ = ["ArenaResult", "Curve", "Evaluation", "MDPResult", "SolveResult"]
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Exact metrics per seat, as ``ttt eval --json`` prints them (see ``SeatReport``).
+
+    ``X`` or ``O`` is ``None`` for a seat the agent does not play."""
+
+    board: str
+    agent: str
+    X: SeatReport | None
+    O: SeatReport | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Exactly the JSON of ``ttt eval --json``."""
+        return {seat: r.as_json() for seat, r in (("X", self.X), ("O", self.O)) if r is not None}
+
+    @property
+    def unbeatable(self) -> bool:
+        """Worst case 0 or better on every seat evaluated."""
+        return all(r.worst_case >= 0 for r in (self.X, self.O) if r is not None)
+
+    def _repr_html_(self) -> str:
+        from tttlab.api.display import evaluation_html
+
+        return evaluation_html(self)
+
+
+@dataclass(frozen=True)
+class Curve:
+    """A learning curve: the exact metrics at each evaluation point (``--log`` records)."""
+
+    title: str
+    records: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+
+    def to_list(self) -> list[dict[str, Any]]:
+        return [dict(r) for r in self.records]
+
+    def plot(self, path: str | Path) -> Path:
+        """Draw the curve to a PNG, as ``--curve`` does."""
+        from tttlab.evaluation.curves import plot_curve
+
+        plot_curve(list(self.records), path, self.title)
+        return Path(path)
+
+    def _repr_png_(self) -> bytes:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            return self.plot(Path(folder) / "curve.png").read_bytes()
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """``ttt solve --json`` as attributes: the value, and either every count of the full
+    table (``method="table"``) or what the proof search took (``method="search"``); the
+    other method's fields are ``None``."""
+
+    board: str
+    value: int
+    method: Literal["table", "search"]
+    depth: int | None = None
+    positions: int | None = None
+    terminal: int | None = None
+    terminal_split: dict[str, int] | None = None
+    symmetric_positions: int | None = None
+    symmetric_nonterminal: int | None = None
+    game_tree: dict[str, int] | None = None
+    optimal_first_moves: tuple[int, ...] | None = None
+    best_first_moves: tuple[int, ...] | None = None
+    nodes: int | None = None
+    table_entries: int | None = None
+    table_slots: int | None = None
+    seconds: float = 0.0
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SolveResult:
+        names = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {
+            k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in names
+        }
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Exactly the JSON of ``ttt solve --json``."""
+        return {
+            f.name: list(value) if isinstance(value, tuple) else value
+            for f in fields(self)
+            if (value := getattr(self, f.name)) is not None
+        }
+
+    def _repr_html_(self) -> str:
+        from tttlab.api.display import mapping_html
+
+        return mapping_html(f"Solved {self.board}", self.to_dict())
+
+
+@dataclass(frozen=True)
+class ArenaResult:
+    """A round robin's results: ``to_dict()`` is ``ttt arena --json``."""
+
+    board: str
+    games: int
+    seed: int
+    pairings: tuple[Pairing, ...]
+    standings: dict[str, Standing]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "board": self.board,
+            "games": self.games,
+            "seed": self.seed,
+            "pairings": [p.as_json() for p in self.pairings],
+            "standings": {
+                name: {
+                    "win": s.win,
+                    "draw": s.draw,
+                    "loss": s.loss,
+                    "points": s.points,
+                    "as_x": dict(zip(("win", "draw", "loss"), s.by_side["X"], strict=True)),
+                    "as_o": dict(zip(("win", "draw", "loss"), s.by_side["O"], strict=True)),
+                }
+                for name, s in self.standings.items()
+            },
+        }
+
+    def _repr_html_(self) -> str:
+        from tttlab.api.display import arena_html
+
+        return arena_html(self)
+
+
+@dataclass(frozen=True, eq=False)
+class MDPResult:
+    """The game against a fixed opponent as a solved MDP: ``P`` (one sparse matrix per
+    action), ``R``, the values and the policy; ``to_dict()`` is ``ttt solve --mdp --json``."""
+
+    board: str
+    seat: str
+    opponent: str
+    method: str
+    gamma: float
+    rewards: str
+    soft_constraint: bool
+    value: float
+    states: int
+    decision_states: int
+    symmetric: bool
+    iterations: int
+    residual: float
+    seconds: float
+    mdp: MDP = field(repr=False)
+    solution: MDPSolution = field(repr=False)
+
+    @property
+    def P(self) -> Any:  # noqa: N802 - the textbook name
+        return self.mdp.P
+
+    @property
+    def R(self) -> Any:  # noqa: N802 - the textbook name
+        return self.mdp.R
+
+    def agent(self) -> TrainedAgent:
+        """The optimal policy as an agent (``ttt solve --mdp --out``)."""
+        from tttlab.api.agents import TrainedAgent
+        from tttlab.planning import mdp_agent
+
+        keys = ("method", "gamma", "rewards", "seat", "opponent", "soft_constraint")
+        header = {key: getattr(self, key) for key in keys}
+        return TrainedAgent.wrap(mdp_agent(self.mdp, self.solution, {"hyperparameters": header}))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Exactly the JSON of ``ttt solve --mdp --json``."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.repr}
+
+    def _repr_html_(self) -> str:
+        from tttlab.api.display import mapping_html
+
+        return mapping_html("MDP", self.to_dict())

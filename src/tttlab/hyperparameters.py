@@ -1,0 +1,496 @@
+"""Every learner's hyperparameters, declared once: name, type, range, default, help and the
+learners each applies to.
+
+Everything else is derived from this table: ``ttt train``'s options (``tttlab.cli.options``),
+the keyword checks of :func:`tttlab.train`, ``GET /api/algorithms`` and the web lab's form,
+``ttt sweep --set``, and the defaults of the learners' configurations.
+
+>>> BY_NAME["epsilon"].default("q")
+0.1
+>>> check_options("q", {"alpha": 0.3})
+{'alpha': 0.3}
+>>> check_options("q", {"draw_reward": 0.3})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+tttlab.errors.ConfigError: --draw-reward does not apply to q (it takes --epsilon, ...)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tttlab.errors import ConfigError, TttlabTypeError
+
+__all__ = [
+    "BY_NAME",
+    "HYPERPARAMETERS",
+    "LEARNERS",
+    "NETWORK_LEARNERS",
+    "SCHEDULE_KINDS",
+    "TABLE_LEARNERS",
+    "Hyperparameter",
+    "Schedule",
+    "check_learner",
+    "check_options",
+    "chosen_schedules",
+    "default_episodes",
+    "default_schedule",
+    "defaults",
+    "describe",
+    "for_learner",
+    "schedule_from_options",
+]
+
+#: The tabular learners (numba kernels over the full table), in the course's order.
+TABLE_LEARNERS = ("td", "q", "sarsa", "expected-sarsa", "double-q")
+#: The network learners (JAX, the ``neural`` extra).
+NETWORK_LEARNERS = ("alphazero", "dqn")
+LEARNERS = TABLE_LEARNERS + NETWORK_LEARNERS
+_Q_FAMILY = ("q", "sarsa", "expected-sarsa", "double-q")
+
+#: The kinds of schedule ε and α may follow.
+SCHEDULE_KINDS = ("constant", "linear", "exponential")
+ScheduleKind = Literal["constant", "linear", "exponential"]
+Kind = Literal["number", "integer", "choice", "switch", "widths"]
+
+
+def check_learner(name: object) -> str:
+    """``name`` if it is a learner, else a one-line refusal."""
+    if not isinstance(name, str):
+        raise TttlabTypeError(f"algorithm must be a name, not {name!r}")
+    if name not in LEARNERS:
+        raise ConfigError(f"unknown algorithm {name!r}; choose one of {', '.join(LEARNERS)}")
+    return name
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A value that may change over training: constant, or linear / exponential from
+    ``start`` at the first episode to ``end`` at the last.
+
+    >>> round(Schedule("linear", 0.5, 0.1).at(50, 101), 6)
+    0.3
+    """
+
+    kind: ScheduleKind = "constant"
+    start: float = 0.1
+    end: float | None = None
+
+    def validate(self, label: str) -> None:
+        if self.kind not in SCHEDULE_KINDS:
+            raise ConfigError(f"{label} schedule must be constant, linear or exponential")
+        for which, v in (("start", self.start), ("end", self.end)):
+            if v is not None and not (math.isfinite(v) and 0.0 <= v <= 1.0):
+                raise ConfigError(f"{label} {which} must be within [0, 1], got {v}")
+        if self.kind != "constant" and self.end is None:
+            raise ConfigError(
+                f"the {self.kind} {label} schedule needs an end value (--{label}-end)"
+            )
+        if self.kind == "exponential" and (self.start <= 0 or (self.end or 0) <= 0):
+            raise ConfigError(f"the exponential {label} schedule needs start and end above 0")
+
+    def row(self) -> list[float]:
+        """``[kind code, start, end]``, as the compiled kernels read a schedule."""
+        end = self.start if self.end is None else self.end
+        return [float(SCHEDULE_KINDS.index(self.kind)), float(self.start), float(end)]
+
+    def at(self, t: int, total: int) -> float:
+        """The value at episode ``t`` of ``total`` (the kernels' ``scheduled``, in Python)."""
+        kind, start, end = self.row()
+        if kind == 0 or total <= 1:
+            return start
+        frac = min(t / (total - 1), 1.0)
+        if kind == 1:
+            return start + (end - start) * frac
+        return float(start * (end / start) ** frac)
+
+
+def schedule_from_options(
+    kind: str | None, start: float | None, end: float | None, default: Schedule
+) -> Schedule | None:
+    """The schedule that ``--NAME``, ``--NAME-end`` and ``--NAME-schedule`` ask for (None when
+    none of them is given): a start value alone makes a constant schedule, an end value keeps
+    the default's kind."""
+    if kind is None and start is None and end is None:
+        return None
+    chosen_kind = kind or ("constant" if end is None else default.kind)
+    chosen_start = start if start is not None else default.start
+    chosen_end = end if end is not None else (default.end if chosen_kind != "constant" else None)
+    return Schedule(chosen_kind, chosen_start, chosen_end)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Hyperparameter:
+    """One option of some learners.
+
+    Attributes:
+        name: the Python name (``epsilon_end``); the option is ``--epsilon-end``.
+        kind: ``number`` (a float in [low, high]), ``integer``, ``choice`` (one of
+            ``choices``), ``switch`` (on or off: ``--double/--no-double``) or ``widths``
+            (hidden layer widths, ``128,128``).
+        help: one line for ``--help``, the web form and the README.
+        defaults: the learners it applies to, each with its default (``None``: derived,
+            as ``shown`` says).
+        low, high: the range (inclusive; ``low_open`` excludes ``low``).
+        shown: how a ``None`` default reads (``cells - 2``).
+    """
+
+    name: str
+    kind: Kind
+    help: str
+    defaults: Mapping[str, Any]
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    choices: tuple[str, ...] = ()
+    shown: str | None = None
+    widths: tuple[int, int] = field(default=(1, 4096))  # widths: per layer, and 16 layers
+
+    @property
+    def option(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def learners(self) -> tuple[str, ...]:
+        return tuple(name for name in LEARNERS if name in self.defaults)
+
+    def applies(self, learner: str) -> bool:
+        return learner in self.defaults
+
+    def default(self, learner: str) -> Any:
+        return self.defaults[learner]
+
+    def range_text(self) -> str:
+        if self.kind == "choice":
+            return ", ".join(self.choices)
+        if self.kind == "widths":
+            return f"1 to 16 layers of {self.widths[0]} to {self.widths[1]}"
+        if self.kind == "switch":
+            return "true or false"
+        opening = "(" if self.low_open else "["
+        low = "" if self.low is None else f"{self.low:g}"
+        high = "" if self.high is None else f"{self.high:g}"
+        return f"{opening}{low}, {high}]"
+
+    def check(self, value: Any) -> Any:
+        """``value`` in its canonical type (float, int, str, bool or a tuple of widths), or a
+        one-line :class:`ConfigError` (a value out of range) or :class:`TttlabTypeError`."""
+        label = self.option
+        if self.kind == "switch":
+            if not isinstance(value, bool):
+                raise TttlabTypeError(f"{label} must be true or false, not {value!r}")
+            return value
+        if self.kind == "choice":
+            if not isinstance(value, str):
+                raise TttlabTypeError(f"{label} must be one of {self.range_text()}")
+            if value not in self.choices:
+                raise ConfigError(f"{label} must be one of {self.range_text()}, got {value!r}")
+            return value
+        if self.kind == "widths":
+            return self._widths(value)
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or (self.kind == "integer" and not float(value).is_integer())
+        ):
+            what = "a whole number" if self.kind == "integer" else "a number"
+            raise TttlabTypeError(f"{label} must be {what}, not {value!r}")
+        number = int(value) if self.kind == "integer" else float(value)
+        if not math.isfinite(number) or (
+            (self.low is not None and (number < self.low or (self.low_open and number == self.low)))
+            or (self.high is not None and number > self.high)
+        ):
+            raise ConfigError(f"{label} must be within {self.range_text()}, got {value!r}")
+        return number
+
+    def _widths(self, value: Any) -> tuple[int, ...]:
+        label = self.option
+        if isinstance(value, str):  # "128,128", or "128:128" where commas separate values
+            try:
+                value = tuple(int(part) for part in value.replace(":", ",").split(","))
+            except ValueError:
+                raise ConfigError(f"{label} takes widths such as 128,128, got {value!r}") from None
+        if not isinstance(value, (list, tuple)) or not all(
+            isinstance(w, int) and not isinstance(w, bool) for w in value
+        ):
+            raise TttlabTypeError(f"{label} must be widths such as (128, 128), not {value!r}")
+        low, high = self.widths
+        if not 1 <= len(value) <= 16 or not all(low <= w <= high for w in value):
+            raise ConfigError(f"{label} must be {self.range_text()}, got {value!r}")
+        return tuple(value)
+
+    def parse(self, text: str) -> Any:
+        """A value typed as text (``ttt sweep --set``, the command line), checked."""
+        text = text.strip()
+        if self.kind == "switch":
+            lowered = text.lower()
+            if lowered not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
+                raise ConfigError(f"{self.option} takes true or false, got {text!r}")
+            return lowered in ("true", "on", "yes", "1")
+        if self.kind in ("choice", "widths"):
+            return self.check(text)
+        try:
+            number = float(text.replace("_", ""))
+        except ValueError:
+            raise ConfigError(f"{self.option} takes numbers, got {text!r}") from None
+        return self.check(int(number) if self.kind == "integer" and number.is_integer() else number)
+
+    def argv(self, value: Any) -> list[str]:
+        """The command-line words that give ``value`` to ``ttt train``."""
+        value = self.check(value)
+        if self.kind == "switch":
+            return [self.option if value else "--no-" + self.option[2:]]
+        if self.kind == "widths":
+            return [self.option, ",".join(str(w) for w in value)]
+        return [self.option, str(value) if isinstance(value, str) else repr(value)]
+
+    def describe(self, learner: str) -> dict[str, Any]:
+        """The JSON the web lab builds its form from."""
+        default = self.default(learner)
+        return {
+            "name": self.name,
+            "option": self.option,
+            "kind": self.kind,
+            "help": self.help,
+            "default": list(default) if isinstance(default, tuple) else default,
+            "shown": self.shown,
+            "minimum": self.low,
+            "maximum": self.high,
+            "exclusive_minimum": self.low_open,
+            "choices": list(self.choices),
+        }
+
+
+def _each(names: tuple[str, ...], value: Any) -> dict[str, Any]:
+    return dict.fromkeys(names, value)
+
+
+_UNIT: dict[str, Any] = {"low": 0.0, "high": 1.0}
+
+HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
+    Hyperparameter(
+        "epsilon",
+        "number",
+        "Exploration rate: the start value of its schedule.",
+        {"td": 0.3, "q": 0.1, "sarsa": 0.5, "expected-sarsa": 1.0, "double-q": 1.0, "dqn": 1.0},
+        **_UNIT,
+    ),
+    Hyperparameter(
+        "epsilon_end",
+        "number",
+        "Exploration rate at the last episode (linear or exponential schedules).",
+        {"td": 0.0, "q": None, "sarsa": 0.0, "expected-sarsa": 0.0, "double-q": 0.0, "dqn": 0.05},
+        shown="none (constant)",
+        **_UNIT,
+    ),
+    Hyperparameter(
+        "epsilon_schedule",
+        "choice",
+        "How the exploration rate goes from --epsilon to --epsilon-end.",
+        {**_each(TABLE_LEARNERS, "linear"), "q": "constant", "dqn": "linear"},
+        choices=SCHEDULE_KINDS,
+    ),
+    Hyperparameter(
+        "alpha",
+        "number",
+        "Learning rate: the start value of its schedule (dqn: adam's step size).",
+        {**_each(TABLE_LEARNERS, 0.5), "dqn": 0.001},
+        **_UNIT,
+    ),
+    Hyperparameter(
+        "alpha_end",
+        "number",
+        "Learning rate at the last episode (linear or exponential schedules).",
+        {"td": 0.1, "q": None, "sarsa": 0.05, "expected-sarsa": 0.1, "double-q": 0.1, "dqn": None},
+        shown="none (constant)",
+        **_UNIT,
+    ),
+    Hyperparameter(
+        "alpha_schedule",
+        "choice",
+        "How the learning rate goes from --alpha to --alpha-end.",
+        {**_each(TABLE_LEARNERS, "linear"), "q": "constant", "dqn": "constant"},
+        choices=SCHEDULE_KINDS,
+    ),
+    Hyperparameter(
+        "gamma",
+        "number",
+        "Discount of the value of the next position.",
+        _each((*_Q_FAMILY, "dqn"), 1.0),
+        **_UNIT,
+    ),
+    Hyperparameter(
+        "draw_reward",
+        "number",
+        "TD's value of a draw (the course used 0, which never learns to hold a draw).",
+        {"td": 0.5},
+        **_UNIT,
+    ),
+    Hyperparameter(
+        "simulations",
+        "integer",
+        "Search simulations per self-play move.",
+        {"alphazero": 32},
+        low=1,
+        high=4096,
+    ),
+    Hyperparameter(
+        "batch",
+        "integer",
+        "Games played at once per iteration.",
+        {"alphazero": 256, "dqn": 128},
+        low=1,
+        high=1 << 20,
+    ),
+    Hyperparameter(
+        "hidden",
+        "widths",
+        "Widths of the network's hidden layers.",
+        _each(NETWORK_LEARNERS, (128, 128)),
+    ),
+    Hyperparameter(
+        "learning_rate",
+        "number",
+        "Adam's step size.",
+        {"alphazero": 0.001},
+        low=0.0,
+        high=1.0,
+        low_open=True,
+    ),
+    Hyperparameter(
+        "updates",
+        "integer",
+        "Gradient steps per iteration.",
+        {"alphazero": 32, "dqn": 64},
+        low=0,
+        high=1 << 16,
+    ),
+    Hyperparameter(
+        "minibatch",
+        "integer",
+        "Positions per gradient step.",
+        _each(NETWORK_LEARNERS, 256),
+        low=1,
+        high=1 << 20,
+    ),
+    Hyperparameter(
+        "replay",
+        "integer",
+        "Iterations of games kept for training.",
+        {"alphazero": 8, "dqn": 32},
+        low=1,
+        high=1 << 12,
+    ),
+    Hyperparameter(
+        "opening",
+        "integer",
+        "At most this many uniformly random opening moves per game, not trained on.",
+        {"alphazero": None},
+        low=0,
+        high=64,
+        shown="cells - 2",
+    ),
+    Hyperparameter(
+        "target_every",
+        "integer",
+        "Gradient steps between copies to the target network.",
+        {"dqn": 64},
+        low=1,
+        high=1 << 24,
+    ),
+    Hyperparameter(
+        "double",
+        "switch",
+        "Double DQN targets: the online network picks the move, the target network values it.",
+        {"dqn": True},
+    ),
+    Hyperparameter(
+        "perspective",
+        "choice",
+        "Values for the mover (one function for both seats), or for X, which O minimises.",
+        {"dqn": "mover"},
+        choices=("mover", "x"),
+    ),
+)
+BY_NAME: dict[str, Hyperparameter] = {h.name: h for h in HYPERPARAMETERS}
+
+
+def for_learner(learner: str) -> tuple[Hyperparameter, ...]:
+    """The hyperparameters ``learner`` takes, in the table's order."""
+    return tuple(h for h in HYPERPARAMETERS if h.applies(learner))
+
+
+def defaults(learner: str) -> dict[str, Any]:
+    """Each hyperparameter of ``learner`` with its default."""
+    return {h.name: h.default(learner) for h in for_learner(check_learner(learner))}
+
+
+def check_options(learner: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The hyperparameters given for ``learner`` (names with ``_`` or ``-``; ``None`` means
+    not given), each checked and in its canonical type. An unknown name, or one that does
+    not apply to ``learner``, is a one-line :class:`ConfigError`."""
+    check_learner(learner)
+    chosen: dict[str, Any] = {}
+    for key, value in given.items():
+        name = str(key).replace("-", "_").removeprefix("__")
+        entry = BY_NAME.get(name)
+        if entry is None:
+            raise ConfigError(
+                f"unknown hyperparameter {key!r}; {learner} takes "
+                f"{', '.join(h.name for h in for_learner(learner))}"
+            )
+        if value is None:
+            continue
+        if not entry.applies(learner):
+            takes = ", ".join(h.option for h in for_learner(learner))
+            raise ConfigError(f"{entry.option} does not apply to {learner} (it takes {takes})")
+        chosen[name] = entry.check(value)
+    for name, schedule in chosen_schedules(learner, chosen).items():
+        schedule.validate(name)  # a schedule is checked as a whole too
+    return chosen
+
+
+def chosen_schedules(learner: str, options: Mapping[str, Any]) -> dict[str, Schedule]:
+    """The ε and α schedules that ``options`` (by Python name) ask for, each only if one of
+    its three options is given (see :func:`schedule_from_options`)."""
+    chosen: dict[str, Schedule] = {}
+    for name in ("epsilon", "alpha"):
+        if BY_NAME[name].applies(learner):
+            schedule = schedule_from_options(
+                options.get(f"{name}_schedule"),
+                options.get(name),
+                options.get(f"{name}_end"),
+                default_schedule(learner, name),
+            )
+            if schedule is not None:
+                chosen[name] = schedule
+    return chosen
+
+
+def default_schedule(learner: str, name: str) -> Schedule:
+    """The default schedule of ``epsilon`` or ``alpha`` for ``learner``."""
+    return Schedule(
+        BY_NAME[f"{name}_schedule"].default(learner),
+        BY_NAME[name].default(learner),
+        BY_NAME[f"{name}_end"].default(learner),
+    )
+
+
+def describe(learner: str) -> list[dict[str, Any]]:
+    """Each hyperparameter of ``learner`` as JSON (``GET /api/algorithms``)."""
+    return [h.describe(learner) for h in for_learner(check_learner(learner))]
+
+
+def default_episodes(learner: str, cells: int) -> int:
+    """Episodes (self-play games for networks) when none are given: what the README's
+    figures use."""
+    if learner == "alphazero":
+        if cells <= 9:
+            return 32768  # 5 of 5 seeds play perfectly (benchmarks/bench_network.py)
+        return 524288 if cells <= 16 else 262144
+    if learner == "dqn":
+        return 65536 if cells <= 9 else 1 << 20
+    return 200_000

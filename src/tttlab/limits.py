@@ -1,0 +1,73 @@
+"""Every size limit of tttlab in one place, each with the reason it exists.
+
+Two kinds of count appear: *positions* (the exact number of reachable positions, known once
+the table is built) and *candidates* (:func:`tttlab.game.estimate_positions`, an upper
+bound known before building anything). For reference, the boards people use:
+
+========  =========  ===========
+board     positions  candidates
+========  =========  ===========
+3×3       5,478      6,046
+3×4 k=3   111,973    143,365
+3×5 k=3   2,286,668  3,492,117
+4×4       9,722,011  10,165,779
+4×5       (too many) 741,365,049
+========  =========  ===========
+
+So the limits below sort boards into: small (3×4 and below: everything, everywhere), 4×4
+(full tables and exact judging on request, not routinely), and bigger (proof search,
+sampled judging and the batched environment only).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ENUMERATION_CANDIDATES",
+    "EXACT_JUDGE_POSITIONS",
+    "MDP_POSITIONS",
+    "ROUTINE_JUDGE_POSITIONS",
+    "SEARCH_CELLS",
+    "SERVER_PLAYS_CANDIDATES",
+    "SERVER_TABLE_CANDIDATES",
+    "SERVER_TRAINING_EPISODES",
+    "TABLE_SOLVE_CANDIDATES",
+]
+
+#: Full tables are built only up to this many candidates: the move table alone takes
+#: candidates × cells × 4 bytes, and beyond this it would not fit in memory (5×5 needs
+#: about 10¹¹). Bigger boards are refused at once with the estimate.
+ENUMERATION_CANDIDATES = 60_000_000
+
+#: Exact judging (``ttt eval``, :func:`tttlab.evaluate`, each run of ``ttt sweep``) walks the
+#: whole game graph; up to this many positions it takes seconds to half a minute and a few
+#: GiB (4×4 k=4: about 30 s and 2 GiB). Beyond it, judge sampled decisions instead.
+EXACT_JUDGE_POSITIONS = 12_000_000
+
+#: Judging that nobody asked for (after ``ttt train``, and at every point of a learning
+#: curve) must stay cheap next to the training itself: up to this many positions (every board
+#: below 4×4). Beyond it, a curve point judges sampled games and the summary leaves the
+#: evaluation out (``ttt eval`` does it on request).
+ROUTINE_JUDGE_POSITIONS = 2_000_000
+
+#: The MDP holds one sparse matrix per cell over its states: up to this many positions.
+MDP_POSITIONS = 2_000_000
+
+#: ``solve(method="auto")`` builds the full table (with every count) up to this many
+#: candidates, and otherwise runs the proof search, which is faster on bigger boards.
+TABLE_SOLVE_CANDIDATES = 1_000_000
+
+#: The proof search's bitboards and move ordering are built for boards of at most this many
+#: cells (5×5 k=4 takes about 7 s).
+SEARCH_CELLS = 25
+
+#: The web server shares one machine between its users: it builds tables (perfect play,
+#: exact values, judging, mistakes, training) only for boards up to this many candidates.
+SERVER_TABLE_CANDIDATES = 1_000_000
+
+#: Boards the server plays at all (with search, not tables): up to this many candidates, or
+#: at most :data:`SEARCH_CELLS` cells.
+SERVER_PLAYS_CANDIDATES = 10_000_000
+
+#: Episodes of one training job on the server unless ``ttt serve --max-episodes`` says
+#: otherwise (3×3 q learns 2 million in about a second; 3×4 in under a minute).
+SERVER_TRAINING_EPISODES = 2_000_000

@@ -1,0 +1,314 @@
+"""A training run of any learner behind one small interface, started from options or
+resumed from a checkpoint file: what the driver (:func:`tttlab.training.drive`) runs.
+
+Table learners run any number of episodes at a time (a batch of the compiled kernel); network
+learners run whole iterations of ``batch`` self-play games. Both count in episodes (a network
+learner's episodes are its self-play games), so the driver treats them alike.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Any
+
+from tttlab.agents import Agent
+from tttlab.agents.learned import LearnedAgent
+from tttlab.agents.network import NetworkAgent
+from tttlab.errors import AgentError, ConfigError, TttlabError
+from tttlab.game import Geometry, Player, StateSpaceTooLarge, check_enumerable
+from tttlab.hyperparameters import (
+    NETWORK_LEARNERS,
+    check_learner,
+    check_options,
+    default_episodes,
+)
+from tttlab.io import load_agent_file, resolve_agent, save_agent
+from tttlab.learners import (
+    TrainConfig,
+    Trainer,
+    config_from_checkpoint,
+    config_from_options,
+)
+
+__all__ = ["NetworkRun", "Run", "TableRun", "check_config", "resume", "start"]
+
+
+def table_batch(episodes: int) -> int:
+    """Episodes per compiled batch: progress and evaluation happen between batches."""
+    return max(1_000, min(100_000, episodes // 100))
+
+
+class Run(ABC):
+    """One learner's training, counted in episodes, with its configuration fixed."""
+
+    algorithm: str
+    geometry: Geometry
+    seed: int
+    #: What an episode is, for people: "episodes" or "self-play games".
+    unit: str
+    #: The episode a resumed run started from (None for a fresh run).
+    resumed_from: int | None = None
+
+    @property
+    @abstractmethod
+    def total(self) -> int:
+        """Episodes in all."""
+
+    @property
+    @abstractmethod
+    def done(self) -> int:
+        """Episodes so far."""
+
+    @property
+    def remaining(self) -> int:
+        return self.total - self.done
+
+    @property
+    @abstractmethod
+    def step(self) -> int:
+        """Episodes the driver should ask for at a time (at most)."""
+
+    @property
+    @abstractmethod
+    def seats(self) -> tuple[Player, ...]:
+        """The seats that learn."""
+
+    @abstractmethod
+    def header(self) -> dict[str, Any]:
+        """The hyperparameters, as the agent file and ``ttt train --json`` show them."""
+
+    @abstractmethod
+    def advance(self, episodes: int) -> dict[str, float]:
+        """Train for up to ``episodes`` (a network learner: whole iterations, at least one);
+        returns the latest metrics (loss, epsilon, ...)."""
+
+    @abstractmethod
+    def agent(self, label: str = "") -> Agent:
+        """The agent as it plays now."""
+
+    @abstractmethod
+    def save(self, path: Path, *, checkpoint: bool = False) -> Path:
+        """Write the agent file (atomically); with ``checkpoint``, everything needed to
+        resume exactly."""
+
+
+class TableRun(Run):
+    """A tabular learner (:class:`tttlab.learners.Trainer`)."""
+
+    unit = "episodes"
+
+    def __init__(self, config: TrainConfig, opponent: Agent | None = None) -> None:
+        self.trainer = Trainer(config, opponent)
+        self.config = config
+        self.algorithm = config.algorithm
+        self.geometry = config.geometry
+        self.seed = config.seed
+
+    @property
+    def total(self) -> int:
+        return self.config.episodes
+
+    @property
+    def done(self) -> int:
+        return self.trainer.done
+
+    @property
+    def step(self) -> int:
+        return table_batch(self.config.episodes)
+
+    @property
+    def seats(self) -> tuple[Player, ...]:
+        return self.trainer.seats
+
+    def header(self) -> dict[str, Any]:
+        return self.config.header()
+
+    def advance(self, episodes: int) -> dict[str, float]:
+        self.trainer.run(episodes)
+        return {}
+
+    def agent(self, label: str = "") -> LearnedAgent:
+        return self.trainer.agent(label=label)
+
+    def save(self, path: Path, *, checkpoint: bool = False) -> Path:
+        return save_agent(
+            path,
+            self.agent(label=path.name),
+            episodes=self.done,
+            seed=self.seed,
+            hyperparameters=self.header(),
+            checkpoint=self.trainer.checkpoint() if checkpoint else None,
+        )
+
+
+class NetworkRun(Run):
+    """A network learner (``tttlab.neural``: AlphaZero or DQN)."""
+
+    unit = "self-play games"
+
+    def __init__(self, algorithm: str, trainer: Any) -> None:
+        self.trainer = trainer
+        self.config = trainer.config
+        self.algorithm = algorithm
+        self.geometry = self.config.geometry
+        self.seed = self.config.seed
+
+    @property
+    def total(self) -> int:
+        return int(self.config.iterations * self.config.games_per_iteration)
+
+    @property
+    def done(self) -> int:
+        return int(self.trainer.done)
+
+    @property
+    def step(self) -> int:
+        return int(self.config.games_per_iteration)
+
+    @property
+    def seats(self) -> tuple[Player, ...]:
+        return (Player.X, Player.O)
+
+    def header(self) -> dict[str, Any]:
+        header: dict[str, Any] = self.config.header()
+        return header
+
+    def advance(self, episodes: int) -> dict[str, float]:
+        metrics: dict[str, float] = self.trainer.run(max(1, episodes // self.step))
+        return metrics
+
+    def agent(self, label: str = "") -> NetworkAgent:
+        agent: NetworkAgent = self.trainer.agent(label=label)
+        return agent
+
+    def save(self, path: Path, *, checkpoint: bool = False) -> Path:
+        return save_agent(
+            path,
+            self.agent(label=path.name),
+            episodes=self.done,
+            seed=self.seed,
+            hyperparameters=self.header(),
+            checkpoint={"iteration": self.trainer.iteration, "episodes": self.config.episodes}
+            if checkpoint
+            else None,
+            state=self.trainer.checkpoint_arrays() if checkpoint else None,
+        )
+
+
+_NETWORK_CLASSES = {
+    "alphazero": ("AlphaZeroConfig", "AlphaZeroTrainer"),
+    "dqn": ("DQNConfig", "DQNTrainer"),
+}
+
+
+def _neural(algorithm: str) -> tuple[Any, Any]:
+    """(config class, trainer class) of a network learner, or one line saying how to install
+    the extra. JAX is imported here, only when a network learner is asked for."""
+    try:
+        module = importlib.import_module(f"tttlab.neural.{algorithm}")
+    except ImportError as error:
+        raise ConfigError(
+            f"network learners need the neural extra ({error.name} is missing): "
+            "pip install 'tttlab[neural]'"
+        ) from None
+    config, trainer = _NETWORK_CLASSES[algorithm]
+    return getattr(module, config), getattr(module, trainer)
+
+
+def check_config(
+    algorithm: str,
+    geometry: Geometry,
+    episodes: int,
+    seed: int,
+    hyperparameters: dict[str, Any],
+) -> None:
+    """Refuse, in one line, a configuration that :func:`start` would refuse, without
+    building anything (``ttt sweep`` checks every configuration before the first run)."""
+    options = check_options(check_learner(algorithm), hyperparameters)
+    if algorithm in NETWORK_LEARNERS:
+        config_class, _ = _neural(algorithm)
+        config_class.from_options(geometry, episodes, seed, options)
+    else:
+        config_from_options(algorithm, episodes, seed, geometry, options)
+
+
+def start(
+    algorithm: str,
+    geometry: Geometry,
+    episodes: int | None = None,
+    seed: int = 0,
+    hyperparameters: dict[str, Any] | None = None,
+    *,
+    opponent: str | None = None,
+    side: Player | None = None,
+    opponent_agent: Agent | None = None,
+) -> Run:
+    """A fresh run of ``algorithm`` with ``ttt train``'s defaults: ``episodes`` (default
+    :func:`tttlab.hyperparameters.default_episodes`), hyperparameters by name (checked
+    against their one declaration), and for table learners optionally a fixed ``opponent``
+    (a name or file, or an agent already loaded) that ``side`` learns against."""
+    options = check_options(check_learner(algorithm), hyperparameters or {})
+    if episodes is None:
+        episodes = default_episodes(algorithm, geometry.cells)
+    if algorithm in NETWORK_LEARNERS:
+        if opponent is not None or side is not None:
+            raise ConfigError(f"{algorithm} learns by self-play: --opponent and --as do not apply")
+        config_class, trainer_class = _neural(algorithm)
+        config = config_class.from_options(geometry, episodes, seed, options)
+        return NetworkRun(algorithm, trainer_class(config))
+    try:
+        check_enumerable(geometry)
+    except StateSpaceTooLarge as error:
+        raise ConfigError(f"cannot train a full table on {geometry.name}: {error}") from None
+    if side is not None and opponent is None:
+        raise ConfigError("--as needs --opponent (self-play trains both seats)")
+    seat = None if opponent is None else (side or Player.X)
+    config = config_from_options(
+        algorithm, episodes, seed, geometry, options, seat=seat, opponent=opponent
+    )
+    fixed = opponent_agent
+    if opponent is not None and fixed is None:
+        fixed = resolve_agent(opponent, geometry)
+    return TableRun(config, fixed)
+
+
+def resume(path: Path, algorithm: str, opponent_agent: Agent | None = None) -> Run:
+    """The run saved in the checkpoint ``path``, ready to continue where it stopped: the
+    result equals an uninterrupted run's."""
+    agent = load_agent_file(path)
+    data = agent.meta.get("checkpoint")
+    if not isinstance(data, dict):
+        raise AgentError(f"{path} is an agent file but not a checkpoint")
+    if agent.algorithm != algorithm:
+        raise ConfigError(f"{path} is not a {algorithm} checkpoint (it holds {agent.algorithm})")
+    run: Run
+    try:
+        if isinstance(agent, NetworkAgent):
+            config_class, trainer_class = _neural(algorithm)
+            config = config_class.from_header(
+                agent.geometry,
+                int(data["episodes"]),
+                int(agent.meta["seed"]),
+                agent.meta["hyperparameters"],
+            )
+            trainer = trainer_class(config)
+            trainer.restore(dict(agent.meta.get("state", {})), int(data["iteration"]))
+            run = NetworkRun(algorithm, trainer)
+        else:
+            table_config = config_from_checkpoint(data)
+            fixed = opponent_agent
+            if table_config.opponent is not None and fixed is None:
+                fixed = resolve_agent(table_config.opponent, table_config.geometry)
+            table_run = TableRun(table_config, fixed)
+            table_run.trainer.restore(agent.tables, int(data["done"]), dict(data["rng_state"]))
+            run = table_run
+    except ConfigError as error:
+        raise ConfigError(f"{path}: {error}") from None
+    except TttlabError:
+        raise
+    except (KeyError, TypeError, ValueError) as error:
+        raise ConfigError(f"{path}: a damaged checkpoint ({error})") from None
+    run.resumed_from = run.done
+    return run

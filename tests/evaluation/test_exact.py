@@ -1,0 +1,94 @@
+"""Exact evaluation against the known limits, and against brute force over the game tree."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from tttlab.agents import Agent, MinimaxAgent, PerfectAgent, RandomAgent
+from tttlab.evaluation import evaluate_policy, evaluate_seats, round_robin
+from tttlab.game import Geometry, Player, Position
+from tttlab.solvers import Solution
+
+
+def _tree(agent: Agent, side: Player, p: Position) -> tuple[Fraction, Fraction, Fraction]:
+    """(win, draw, loss) by recursion over every game, with exact fractions."""
+    if p.is_terminal:
+        if p.winner is None:
+            return Fraction(0), Fraction(1), Fraction(0)
+        return (
+            (Fraction(1), Fraction(0), Fraction(0))
+            if p.winner is side
+            else (Fraction(0), Fraction(0), Fraction(1))
+        )
+    if p.to_move is side:
+        probs = agent.move_probabilities(p)
+        dist = {m: Fraction(1, len(probs)) for m in probs}
+    else:
+        dist = {m: Fraction(1, len(p.legal_moves)) for m in p.legal_moves}
+    w = d = lo = Fraction(0)
+    for m, pr in dist.items():
+        a, b, c = _tree(agent, side, p.apply(m))
+        w, d, lo = w + pr * a, d + pr * b, lo + pr * c
+    return w, d, lo
+
+
+def test_random_against_random_matches_facts() -> None:
+    report = evaluate_seats(RandomAgent(Geometry()), Geometry())
+    assert report["X"].win == pytest.approx(737 / 1260, abs=1e-12)
+    assert report["X"].loss == pytest.approx(121 / 420, abs=1e-12)
+    assert report["X"].draw == pytest.approx(8 / 63, abs=1e-12)
+    assert report["X"].worst_case == -1
+
+
+@pytest.mark.parametrize("side", list(Player))
+def test_perfect_agrees_with_tree_recursion(side: Player) -> None:
+    agent = PerfectAgent(Geometry())
+    report = evaluate_seats(agent, Geometry(), (side,))[side.name]
+    win, draw, loss = _tree(agent, side, Position.initial())
+    assert report.win == pytest.approx(float(win), abs=1e-12)
+    assert report.draw == pytest.approx(float(draw), abs=1e-12)
+    assert loss == 0
+    assert report.loss == 0
+    assert report.worst_case == 0
+    assert report.optimal_share == 1.0
+
+
+def test_perfect_is_below_the_limits_against_random() -> None:
+    report = evaluate_seats(PerfectAgent(Geometry()), Geometry())
+    assert report["X"].win <= 191 / 192
+    assert report["O"].win - report["O"].loss <= 874 / 945
+
+
+def test_worst_case_breaks_ties_against_the_agent(solution3: Solution) -> None:
+    space = solution3.space
+    # Plays the solver's optimal moves everywhere, except that at one O position it
+    # also allows a losing move: the worst case must find it.
+    policy = np.where(solution3.optimal, 1.0, 0.0)
+    p = Position.from_string("XX./.O./...")
+    i = space.index(p)
+    policy[i, 6] = 1.0  # not blocking the top row
+    policy /= np.maximum(policy.sum(axis=1, keepdims=True), 1)
+    report = evaluate_policy(policy, Player.O, solution3)
+    assert report.worst_case == -1
+    assert report.optimal_share < 1.0
+
+
+def test_minimax_equals_perfect() -> None:
+    a = evaluate_seats(PerfectAgent(Geometry()), Geometry())
+    b = evaluate_seats(MinimaxAgent(Geometry()), Geometry())
+    assert a == b
+
+
+def test_arena_counts_every_game() -> None:
+    rng = np.random.default_rng(0)
+    agents = [PerfectAgent(Geometry()), RandomAgent(Geometry())]
+    pairings, standings = round_robin(agents, Geometry(), 20, rng)
+    assert len(pairings) == 2
+    for p in pairings:
+        assert p.x_wins + p.o_wins + p.draws == 20
+    assert standings["perfect"].loss == 0
+    assert standings["random"].win == 0
+    assert standings["perfect"].win + standings["perfect"].draw == 40

@@ -1,0 +1,54 @@
+"""The compiled proof search: known values of bigger boards, and agreement with the table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tttlab.game import Geometry, Position, state_space
+from tttlab.solvers import solve_table
+from tttlab.solvers.bitboard import SearchTooLarge, prove
+
+
+@pytest.mark.parametrize(
+    ("board", "value"),
+    [("3x3k3", 0), ("3x4k3", 1), ("4x3k3", 1), ("4x4k3", 1), ("4x4k4", 0), ("4x5k4", 0)],
+)
+def test_known_values(board: str, value: int) -> None:
+    g = Geometry.parse(board)
+    assert prove(Position.initial(g), table_bits=22).value == value
+
+
+@pytest.mark.slow
+def test_five_by_five_with_four_in_a_row_is_a_draw() -> None:
+    proof = prove(Position.initial(Geometry(5, 5, 4)), table_bits=25)
+    assert proof.value == 0
+    assert proof.nodes > 1_000_000
+
+
+def test_agrees_with_the_table_on_every_3x3_position() -> None:
+    solution = solve_table(Geometry())
+    space = solution.space
+    for i in range(space.size):
+        assert prove(space.position(i), table_bits=12).value == int(solution.value[i])
+
+
+def test_agrees_with_the_table_on_3x4_positions() -> None:
+    g = Geometry(3, 4, 3)
+    solution = solve_table(g)
+    rng = np.random.default_rng(0)
+    for i in rng.choice(state_space(g).size, size=400, replace=False):
+        position = solution.space.position(int(i))
+        assert prove(position, table_bits=16).value == int(solution.value[i])
+
+
+def test_refusals() -> None:
+    with pytest.raises(SearchTooLarge, match="limited to 25 cells"):
+        prove(Position.initial(Geometry(6, 6, 4)))
+    with pytest.raises(SearchTooLarge, match="not proved within 100 nodes"):
+        prove(Position.initial(Geometry(4, 4, 4)), table_bits=16, node_budget=100)
+
+
+def test_terminal_positions() -> None:
+    assert prove(Position.from_string("XXX/OO./...")).value == 1
+    assert prove(Position.from_string("XOX/XOO/OXX")).value == 0

@@ -1,0 +1,152 @@
+"""The one training driver: batches that land on evaluation points and checkpoints, for
+tables and networks alike; signals; what its watchers are told; and output off a terminal."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from tttlab.game import DEFAULT
+from tttlab.io import load_agent_file
+from tttlab.training import ConsoleProgress, Outputs, Tick, Watcher, drive, resume, start
+
+
+class Recorder(Watcher):
+    def __init__(self) -> None:
+        self.ticks: list[Tick] = []
+        self.calls: list[str] = []
+
+    def progress(self, tick: Tick) -> None:
+        self.ticks.append(tick)
+
+    def saving(self) -> None:
+        self.calls.append("saving")
+
+    def finished(self, summary: dict[str, Any], interrupted: bool) -> None:
+        self.calls.append("finished")
+
+    def close(self) -> None:
+        self.calls.append("close")
+
+
+def test_table_batches_land_on_points_and_checkpoints(tmp_path: Path) -> None:
+    run = start("q", DEFAULT, 5000, seed=0)
+    seen = Recorder()
+    outputs = Outputs(
+        out=tmp_path / "q.npz",
+        log=tmp_path / "q.jsonl",
+        checkpoint=tmp_path / "q.ckpt.npz",
+        checkpoint_every=2000,
+    )
+    result = drive(run, outputs=outputs, eval_every=1000, watchers=[seen])
+    assert [r["episode"] for r in result.records] == [0, 1000, 2000, 3000, 4000, 5000]
+    assert [t.done for t in seen.ticks if t.point is not None] == [1000, 2000, 3000, 4000, 5000]
+    assert all(t.done % 1000 == 0 or t.done == 5000 for t in seen.ticks if t.point)
+    assert seen.calls == ["saving", "finished", "close"]
+    checkpoint = load_agent_file(tmp_path / "q.ckpt.npz").meta["checkpoint"]
+    assert checkpoint["done"] == 4000  # the last checkpoint before the end
+    lines = (tmp_path / "q.jsonl").read_text().splitlines()
+    assert [json.loads(line) for line in lines] == result.records
+    assert result.summary["evaluation"]["X"] == result.records[-1]["X"]
+
+
+def test_network_iterations_cross_the_points(tmp_path: Path) -> None:
+    pytest.importorskip("jax")
+    run = start("dqn", DEFAULT, 64, seed=0, hyperparameters={"batch": 16, "updates": 1})
+    result = drive(run, eval_every=24, points=True, judge=False, signals=False)
+    # whole iterations of 16 games: a point after each iteration that crosses a multiple
+    assert [r["episode"] for r in result.records] == [0, 32, 48, 64]
+    assert result.summary["episodes"] == 64
+    assert "evaluation" not in result.summary
+
+
+def test_a_reader_gone_before_the_save_means_no_file(tmp_path: Path) -> None:
+    class Gone(Watcher):
+        def saving(self) -> None:
+            raise BrokenPipeError
+
+    with pytest.raises(BrokenPipeError):
+        drive(start("q", DEFAULT, 2000), outputs=Outputs(out=tmp_path / "a.npz"), watchers=[Gone()])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_reader_gone_during_the_save_leaves_no_file(tmp_path: Path) -> None:
+    """The web server dies while its trainer saves: the ``done`` line cannot be written, so
+    the file it just wrote is removed (the README promises no file from an orphan)."""
+
+    class GoneAtTheEnd(Watcher):
+        def finished(self, summary: dict[str, Any], interrupted: bool) -> None:
+            assert Path(summary["out"]).exists()  # it was written...
+            raise BrokenPipeError
+
+    with pytest.raises(BrokenPipeError):
+        drive(
+            start("q", DEFAULT, 2000),
+            outputs=Outputs(out=tmp_path / "a.npz"),
+            watchers=[GoneAtTheEnd()],
+        )
+    assert list(tmp_path.iterdir()) == []  # ... and removed
+
+
+def test_a_signal_stops_at_the_end_of_a_batch_and_keeps_everything(tmp_path: Path) -> None:
+    class Interrupt(Watcher):
+        def progress(self, tick: Tick) -> None:
+            if tick.done >= 3000:
+                os.kill(os.getpid(), signal.SIGINT)
+
+    run = start("q", DEFAULT, 1_000_000, seed=1)
+    outputs = Outputs(out=tmp_path / "a.npz", checkpoint=tmp_path / "a.ckpt.npz")
+    result = drive(run, outputs=outputs, watchers=[Interrupt()])
+    assert result.interrupted
+    done = result.summary["episodes"]
+    assert 3000 <= done < 1_000_000
+    assert load_agent_file(tmp_path / "a.npz").meta["episodes"] == done
+    resumed = resume(tmp_path / "a.ckpt.npz", "q")
+    assert resumed.done == done
+    assert resumed.resumed_from == done
+
+
+def test_off_a_terminal_progress_is_plain_whole_lines() -> None:
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=False, force_jupyter=False, width=40)
+    progress = ConsoleProgress(console, plain_every=0.0)
+    assert not progress.live
+    point = {"episode": 5, "X": {"optimal_share": 0.5}, "O": {"optimal_share": 0.25}}
+    progress.progress(Tick("td", "episodes", 100_000, 200_000, 133_802.0, point, {}))
+    progress.progress(Tick("td", "episodes", 200_000, 200_000, 133_802.0))  # the end: quiet
+    progress.close()
+    lines = buffer.getvalue().splitlines()
+    assert lines == [
+        "td: 100,000 of 200,000 episodes (50%), 133,802 episodes/s | X: optimal 0.500, "
+        "O: optimal 0.250"
+    ]
+
+
+def test_ttt_train_into_a_log_file_keeps_every_line_whole(tmp_path: Path) -> None:
+    """``make demo > log`` used to cut the bar to ``td ━━━━━ 200… 0:00…``."""
+    command = [sys.executable, "-m", "tttlab", "train", "td", "--episodes", "200000"]
+    with open(tmp_path / "out.log", "w") as out, open(tmp_path / "err.log", "w") as err:
+        subprocess.run(
+            [*command, "--out", str(tmp_path / "td.npz")],
+            stdout=out,
+            stderr=err,
+            check=True,
+            env={k: v for k, v in os.environ.items() if k != "COLUMNS"},
+            timeout=300,
+        )
+    written = (tmp_path / "out.log").read_text() + (tmp_path / "err.log").read_text()
+    assert "━" not in written
+    assert "…" not in written
+    summary = (tmp_path / "out.log").read_text().splitlines()
+    assert summary[0].startswith("Trained td for 200,000 episodes")
+    assert summary[0].endswith(f"saved to {tmp_path / 'td.npz'}.")
+    assert all("optimal share" in line for line in summary[1:3])
