@@ -28,25 +28,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 #: Every geometry the property suite runs over (small enough to play out fast).
 GEOMETRIES = [
-    Geometry(3, 3, 3),
-    Geometry(3, 4, 3),
-    Geometry(4, 3, 3),
-    Geometry(4, 4, 3),
-    Geometry(4, 4, 4),
-    Geometry(2, 2, 2),
-    Geometry(3, 3, 2),
-    Geometry(1, 5, 3),
-    Geometry(5, 5, 4),
+    Geometry.parse(name)
+    for name in ("3x3k3", "3x4k3", "4x3k3", "4x4k3", "4x4k4", "2x2k2", "3x3k2", "1x5k3", "5x5k4")
 ]
 
 #: Geometries whose full state space the unit tests may enumerate quickly.
 SMALL_GEOMETRIES = [
-    Geometry(3, 3, 3),
-    Geometry(3, 4, 3),
-    Geometry(2, 2, 2),
-    Geometry(3, 3, 2),
-    Geometry(1, 5, 3),
-    Geometry(2, 3, 2),
+    Geometry.parse(name) for name in ("3x3k3", "3x4k3", "2x2k2", "3x3k2", "1x5k3", "2x3k2")
 ]
 
 

@@ -20,7 +20,6 @@ from tttlab.hyperparameters import (
     LEARNERS,
     NETWORK_LEARNERS,
     TABLE_LEARNERS,
-    Schedule,
     check_options,
     default_schedule,
     describe,
@@ -28,6 +27,7 @@ from tttlab.hyperparameters import (
 )
 from tttlab.learners import default_config
 from tttlab.learners.kernels import scheduled
+from tttlab.schedules import Schedule
 from tttlab.sweep import SweepError, parse_sets
 from tttlab.web.app import create_app
 

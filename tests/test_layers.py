@@ -14,6 +14,7 @@ LAYER = {
     "errors": 0,
     "limits": 0,
     "atomic": 0,
+    "schedules": 0,
     "hyperparameters": 0,
     "game": 0,
     "render": 0,

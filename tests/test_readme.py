@@ -17,14 +17,51 @@ def _blocks(language: str) -> list[str]:
     return re.findall(rf"```{language}\n(.*?)```", README, flags=re.S)
 
 
-def _commands() -> list[list[str]]:
-    found = []
+def _command_blocks() -> list[list[list[str]]]:
+    """The ``ttt`` commands of each console block, in order (``ttt serve`` left out: it runs
+    until stopped; tests/web starts and checks a real one)."""
+    blocks = []
     for block in _blocks("console"):
+        found = []
         for line in block.splitlines():
             line = line.split("#", 1)[0].strip()
-            if line.startswith("ttt "):
+            if line.startswith("ttt ") and not line.startswith("ttt serve"):
                 found.append(shlex.split(line)[1:])
-    return found
+        if found:
+            blocks.append(found)
+    return blocks
+
+
+_WRITES = ("--out", "--curve", "--log", "--plot", "--export", "--export-dense", "--checkpoint")
+
+
+def _writes(args: list[str]) -> set[str]:
+    written = {args[i + 1] for i, a in enumerate(args[:-1]) if a in _WRITES}
+    if "--checkpoint-every" in args and "--out" in args:
+        out = Path(args[args.index("--out") + 1])
+        written.add(str(out.with_name(out.stem + ".ckpt.npz")))
+    return written
+
+
+def _reads(args: list[str]) -> set[str]:
+    files = {a.split(":")[0] for a in args if a.split(":")[0].endswith((".npz", ".csv"))}
+    return files - _writes(args)
+
+
+def _with_prerequisites(index: int) -> list[list[str]]:
+    """Block ``index``'s commands, after the commands of earlier blocks that write the
+    files it reads (so each block runs alone, in a folder of its own)."""
+    blocks = _command_blocks()
+    earlier = [args for block in blocks[:index] for args in block]
+    needed: list[list[str]] = []
+    wanted = set().union(*(_reads(args) for args in blocks[index]))
+    wanted -= set().union(*(_writes(args) for args in blocks[index]))
+    for args in reversed(earlier):
+        if _writes(args) & wanted:
+            needed.insert(0, args)
+            wanted = (wanted - _writes(args)) | _reads(args)
+    assert not wanted, f"the README reads {wanted} before writing them"
+    return needed + blocks[index]
 
 
 def test_readme_has_the_two_setup_commands_first() -> None:
@@ -42,17 +79,22 @@ def test_readme_python_runs(
     assert capsys.readouterr().out
 
 
-def test_readme_commands_succeed_in_order(tmp_path: Path) -> None:
-    """Every `ttt` line of the README, in order, in a scratch folder (later lines use the
-    files earlier ones wrote). `ttt play` is interactive: it quits at the first prompt."""
-    commands = _commands()
-    assert len(commands) >= 10
-    for args in commands:
-        if args[0] == "serve":  # runs until stopped; tests/web starts and checks a real one
-            continue
+@pytest.mark.parametrize("index", range(len(_command_blocks())))
+def test_readme_commands_succeed(index: int, tmp_path: Path) -> None:
+    """Every `ttt` line of a console block of the README, in order, in a scratch folder,
+    after the earlier lines that write the files it reads. `ttt play` is interactive: it
+    quits at the first prompt."""
+    for args in _with_prerequisites(index):
         result = ttt(*args, input="q\n", cwd=str(tmp_path), timeout=300)
         assert result.returncode == 0, (args, result.stderr)
         assert result.stdout, args
+
+
+def test_the_readme_has_commands_in_many_blocks() -> None:
+    blocks = _command_blocks()
+    assert sum(len(block) for block in blocks) >= 10
+    extra = [len(_with_prerequisites(i)) - len(block) for i, block in enumerate(blocks)]
+    assert any(extra)  # e.g. `ttt eval td.npz` runs after the `ttt train` that writes it
 
 
 def test_readme_mdp_explanation_comes_from_the_code() -> None:

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.cli.helpers import ttt
+from tests.cli.helpers import start_ttt, ttt
 from tttlab.cli import cli, main
 from tttlab.cli.play_cmd import MoveInputError, parse_human_move
 from tttlab.game import Geometry, GeometryError, Position, PositionError
@@ -222,7 +222,7 @@ _CLIENT = TestClient(create_app(None))
 WRITER = """
 import sys
 from tttlab.game import Geometry
-from tttlab.io import save_agent_file
+from tttlab.io import save_agent
 from tttlab.learners import Trainer, default_config
 trainer = Trainer(default_config("q", 1, geometry=Geometry(3, 4, 3)))
 agent = trainer.agent()
@@ -230,7 +230,7 @@ print("ready", flush=True)
 i = 0
 while True:
     i += 1
-    save_agent_file(sys.argv[1], agent, episodes=i, seed=0, hyperparameters={})
+    save_agent(sys.argv[1], agent, episodes=i, seed=0, hyperparameters={})
 """
 
 
@@ -259,7 +259,7 @@ def test_sigkill_during_save_leaves_the_previous_file_intact(tmp_path: Path) -> 
 
 
 def test_sigkill_during_save_leaves_no_stale_temporary_after_the_next_save(tmp_path: Path) -> None:
-    from tttlab.io.agentfile import save_agent_file
+    from tttlab.io.agentfile import save_agent
     from tttlab.learners import Trainer, default_config
 
     path = tmp_path / "agent.npz"
@@ -279,7 +279,7 @@ def test_sigkill_during_save_leaves_no_stale_temporary_after_the_next_save(tmp_p
     other = tmp_path / f".other.npz.{dead.stdout.strip()}.abcd1234.tmp"  # another target's
     other.write_bytes(b"not ours")
     trainer = Trainer(default_config("q", 1))
-    save_agent_file(path, trainer.agent(), episodes=1, seed=0, hyperparameters={})
+    save_agent(path, trainer.agent(), episodes=1, seed=0, hyperparameters={})
     left = sorted(p.name for p in tmp_path.iterdir())
     assert left == sorted(["agent.npz", live.name, other.name])
 
@@ -294,39 +294,27 @@ def test_train_into_an_unwritable_folder_is_one_line(tmp_path: Path) -> None:
 
 def test_save_into_an_unwritable_folder_raises_the_agent_error() -> None:
     from tttlab.agents import AgentError
-    from tttlab.io.agentfile import save_agent_file
+    from tttlab.io.agentfile import save_agent
     from tttlab.learners import Trainer, default_config
 
     trainer = Trainer(default_config("q", 1))
     with pytest.raises(AgentError, match="cannot write"):
-        save_agent_file("/proc/x.npz", trainer.agent(), episodes=1, seed=0, hyperparameters={})
+        save_agent("/proc/x.npz", trainer.agent(), episodes=1, seed=0, hyperparameters={})
 
 
 # ----- checkpoints ------------------------------------------------------------------------
 def test_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
+    """Checkpoints change nothing (a run that writes them ends with the file of one that
+    does not), and resuming from the last one writes that file too."""
     whole, part, final = tmp_path / "whole.npz", tmp_path / "part.npz", tmp_path / "final.npz"
     for algorithm in ("q", "td"):
-        assert (
-            ttt(
-                "train", algorithm, "--episodes", "30000", "--seed", "3", "--out", str(whole)
-            ).returncode
-            == 0
+        args = ["--episodes", "30000", "--seed", "3"]
+        assert ttt("train", algorithm, *args, "--out", str(whole)).returncode == 0
+        checkpointed = ttt(
+            "train", algorithm, *args, "--out", str(part), "--checkpoint-every", "10000"
         )
-        assert (
-            ttt(
-                "train",
-                algorithm,
-                "--episodes",
-                "30000",
-                "--seed",
-                "3",
-                "--out",
-                str(part),
-                "--checkpoint-every",
-                "10000",
-            ).returncode
-            == 0
-        )
+        assert checkpointed.returncode == 0
+        assert part.read_bytes() == whole.read_bytes()
         checkpoint = tmp_path / "part.ckpt.npz"
         assert load_agent_file(checkpoint).meta["checkpoint"]["done"] == 20000
         resumed = ttt(
@@ -347,24 +335,15 @@ def test_sigkill_during_training_then_resume(tmp_path: Path) -> None:
         ).returncode
         == 0
     )
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tttlab",
-            "train",
-            "q",
-            "--episodes",
-            episodes,
-            "--seed",
-            "5",
-            "--out",
-            str(out),
-            "--checkpoint-every",
-            "100000",
-            "--checkpoint",
-            str(checkpoint),
-        ],
+    args = ["--episodes", episodes, "--seed", "5", "--checkpoint-every", "100000"]
+    proc = start_ttt(
+        "train",
+        "q",
+        *args,
+        "--out",
+        out,
+        "--checkpoint",
+        checkpoint,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

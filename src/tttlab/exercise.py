@@ -139,39 +139,28 @@ def minimax(board: Board) -> tuple[int, int] | None:
     alpha, beta = -math.inf, math.inf
     value = -math.inf if maximising else math.inf
     for move in position.legal_moves:
-        child = position.apply(move)
-        if maximising:
-            score = _min_value(child, alpha, beta)
-            if score > value:
-                value, best_move = score, move
-            alpha = max(alpha, value)
-        else:
-            score = _max_value(child, alpha, beta)
-            if score < value:
-                value, best_move = score, move
-            beta = min(beta, value)
+        score = _value(position.apply(move), alpha, beta)
+        if (score > value) if maximising else (score < value):
+            value, best_move = score, move
+        alpha, beta = (max(alpha, value), beta) if maximising else (alpha, min(beta, value))
     return position.geometry.row_col(best_move)
 
 
-def _max_value(position: Position, alpha: float, beta: float) -> float:
+def _value(position: Position, alpha: float, beta: float) -> float:
+    """The minimax value of ``position`` with alpha-beta pruning: the exercise's Max-Value
+    (X to move) and Min-Value (O to move) in one."""
     if position.is_terminal:
         return position.utility
-    value = -math.inf
+    maximising = position.to_move.name == X
+    value = -math.inf if maximising else math.inf
     for move in position.legal_moves:
-        value = max(value, _min_value(position.apply(move), alpha, beta))
-        alpha = max(alpha, value)
-        if alpha >= beta:
-            break
-    return value
-
-
-def _min_value(position: Position, alpha: float, beta: float) -> float:
-    if position.is_terminal:
-        return position.utility
-    value = math.inf
-    for move in position.legal_moves:
-        value = min(value, _max_value(position.apply(move), alpha, beta))
-        beta = min(beta, value)
+        child = _value(position.apply(move), alpha, beta)
+        if maximising:
+            value = max(value, child)
+            alpha = max(alpha, value)
+        else:
+            value = min(value, child)
+            beta = min(beta, value)
         if alpha >= beta:
             break
     return value

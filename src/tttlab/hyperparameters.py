@@ -23,16 +23,15 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tttlab.errors import ConfigError, TttlabTypeError
+from tttlab.schedules import SCHEDULE_KINDS, Schedule, schedule_from_options
 
 __all__ = [
     "BY_NAME",
     "HYPERPARAMETERS",
     "LEARNERS",
     "NETWORK_LEARNERS",
-    "SCHEDULE_KINDS",
     "TABLE_LEARNERS",
     "Hyperparameter",
-    "Schedule",
     "check_learner",
     "check_options",
     "chosen_schedules",
@@ -41,7 +40,6 @@ __all__ = [
     "defaults",
     "describe",
     "for_learner",
-    "schedule_from_options",
 ]
 
 #: The tabular learners (numba kernels over the full table), in the course's order.
@@ -51,9 +49,6 @@ NETWORK_LEARNERS = ("alphazero", "dqn")
 LEARNERS = TABLE_LEARNERS + NETWORK_LEARNERS
 _Q_FAMILY = ("q", "sarsa", "expected-sarsa", "double-q")
 
-#: The kinds of schedule ε and α may follow.
-SCHEDULE_KINDS = ("constant", "linear", "exponential")
-ScheduleKind = Literal["constant", "linear", "exponential"]
 Kind = Literal["number", "integer", "choice", "switch", "widths"]
 
 
@@ -64,62 +59,6 @@ def check_learner(name: object) -> str:
     if name not in LEARNERS:
         raise ConfigError(f"unknown algorithm {name!r}; choose one of {', '.join(LEARNERS)}")
     return name
-
-
-@dataclass(frozen=True)
-class Schedule:
-    """A value that may change over training: constant, or linear / exponential from
-    ``start`` at the first episode to ``end`` at the last.
-
-    >>> round(Schedule("linear", 0.5, 0.1).at(50, 101), 6)
-    0.3
-    """
-
-    kind: ScheduleKind = "constant"
-    start: float = 0.1
-    end: float | None = None
-
-    def validate(self, label: str) -> None:
-        if self.kind not in SCHEDULE_KINDS:
-            raise ConfigError(f"{label} schedule must be constant, linear or exponential")
-        for which, v in (("start", self.start), ("end", self.end)):
-            if v is not None and not (math.isfinite(v) and 0.0 <= v <= 1.0):
-                raise ConfigError(f"{label} {which} must be within [0, 1], got {v}")
-        if self.kind != "constant" and self.end is None:
-            raise ConfigError(
-                f"the {self.kind} {label} schedule needs an end value (--{label}-end)"
-            )
-        if self.kind == "exponential" and (self.start <= 0 or (self.end or 0) <= 0):
-            raise ConfigError(f"the exponential {label} schedule needs start and end above 0")
-
-    def row(self) -> list[float]:
-        """``[kind code, start, end]``, as the compiled kernels read a schedule."""
-        end = self.start if self.end is None else self.end
-        return [float(SCHEDULE_KINDS.index(self.kind)), float(self.start), float(end)]
-
-    def at(self, t: int, total: int) -> float:
-        """The value at episode ``t`` of ``total`` (the kernels' ``scheduled``, in Python)."""
-        kind, start, end = self.row()
-        if kind == 0 or total <= 1:
-            return start
-        frac = min(t / (total - 1), 1.0)
-        if kind == 1:
-            return start + (end - start) * frac
-        return float(start * (end / start) ** frac)
-
-
-def schedule_from_options(
-    kind: str | None, start: float | None, end: float | None, default: Schedule
-) -> Schedule | None:
-    """The schedule that ``--NAME``, ``--NAME-end`` and ``--NAME-schedule`` ask for (None when
-    none of them is given): a start value alone makes a constant schedule, an end value keeps
-    the default's kind."""
-    if kind is None and start is None and end is None:
-        return None
-    chosen_kind = kind or ("constant" if end is None else default.kind)
-    chosen_start = start if start is not None else default.start
-    chosen_end = end if end is not None else (default.end if chosen_kind != "constant" else None)
-    return Schedule(chosen_kind, chosen_start, chosen_end)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -268,121 +207,75 @@ def _each(names: tuple[str, ...], value: Any) -> dict[str, Any]:
     return dict.fromkeys(names, value)
 
 
-_UNIT: dict[str, Any] = {"low": 0.0, "high": 1.0}
+def _unit(name: str, help: str, defaults: dict[str, Any], shown: str | None = None) -> Any:
+    return Hyperparameter(name, "number", help, defaults, low=0.0, high=1.0, shown=shown)
+
+
+def _count(name: str, help: str, defaults: dict[str, Any], low: int, high: int) -> Any:
+    return Hyperparameter(name, "integer", help, defaults, low=low, high=high)
+
+
+def _choice(name: str, help: str, defaults: dict[str, Any], choices: tuple[str, ...]) -> Any:
+    return Hyperparameter(name, "choice", help, defaults, choices=choices)
+
+
+_TABLE = TABLE_LEARNERS
+_START = "the start value of its schedule"
+_END = "at the last episode (linear or exponential schedules)"
+_CONSTANT = "none (constant)"
+_NETWORKS = NETWORK_LEARNERS
 
 HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
-    Hyperparameter(
+    _unit(
         "epsilon",
-        "number",
-        "Exploration rate: the start value of its schedule.",
+        f"Exploration rate: {_START}.",
         {"td": 0.3, "q": 0.1, "sarsa": 0.5, "expected-sarsa": 1.0, "double-q": 1.0, "dqn": 1.0},
-        **_UNIT,
     ),
-    Hyperparameter(
+    _unit(
         "epsilon_end",
-        "number",
-        "Exploration rate at the last episode (linear or exponential schedules).",
+        f"Exploration rate {_END}.",
         {"td": 0.0, "q": None, "sarsa": 0.0, "expected-sarsa": 0.0, "double-q": 0.0, "dqn": 0.05},
-        shown="none (constant)",
-        **_UNIT,
+        _CONSTANT,
     ),
-    Hyperparameter(
+    _choice(
         "epsilon_schedule",
-        "choice",
         "How the exploration rate goes from --epsilon to --epsilon-end.",
-        {**_each(TABLE_LEARNERS, "linear"), "q": "constant", "dqn": "linear"},
-        choices=SCHEDULE_KINDS,
+        {**_each(_TABLE, "linear"), "q": "constant", "dqn": "linear"},
+        SCHEDULE_KINDS,
     ),
-    Hyperparameter(
+    _unit(
         "alpha",
-        "number",
-        "Learning rate: the start value of its schedule (dqn: adam's step size).",
-        {**_each(TABLE_LEARNERS, 0.5), "dqn": 0.001},
-        **_UNIT,
+        f"Learning rate: {_START} (dqn: adam's step size).",
+        {**_each(_TABLE, 0.5), "dqn": 0.001},
     ),
-    Hyperparameter(
+    _unit(
         "alpha_end",
-        "number",
-        "Learning rate at the last episode (linear or exponential schedules).",
+        f"Learning rate {_END}.",
         {"td": 0.1, "q": None, "sarsa": 0.05, "expected-sarsa": 0.1, "double-q": 0.1, "dqn": None},
-        shown="none (constant)",
-        **_UNIT,
+        _CONSTANT,
     ),
-    Hyperparameter(
+    _choice(
         "alpha_schedule",
-        "choice",
         "How the learning rate goes from --alpha to --alpha-end.",
-        {**_each(TABLE_LEARNERS, "linear"), "q": "constant", "dqn": "constant"},
-        choices=SCHEDULE_KINDS,
+        {**_each(_TABLE, "linear"), "q": "constant", "dqn": "constant"},
+        SCHEDULE_KINDS,
+    ),
+    _unit("gamma", "Discount of the value of the next position.", _each((*_Q_FAMILY, "dqn"), 1.0)),
+    _unit("draw_reward", "TD's value of a draw (the course's 0 never holds a draw).", {"td": 0.5}),
+    _count("simulations", "Search simulations per self-play move.", {"alphazero": 32}, 1, 4096),
+    _count(
+        "batch", "Games played at once per iteration.", {"alphazero": 256, "dqn": 128}, 1, 1 << 20
     ),
     Hyperparameter(
-        "gamma",
-        "number",
-        "Discount of the value of the next position.",
-        _each((*_Q_FAMILY, "dqn"), 1.0),
-        **_UNIT,
+        "hidden", "widths", "Widths of the hidden layers.", _each(_NETWORKS, (128, 128))
     ),
     Hyperparameter(
-        "draw_reward",
-        "number",
-        "TD's value of a draw (the course used 0, which never learns to hold a draw).",
-        {"td": 0.5},
-        **_UNIT,
+        "learning_rate", "number", "Adam's step size.", {"alphazero": 0.001}, 0.0, 1.0, True
     ),
-    Hyperparameter(
-        "simulations",
-        "integer",
-        "Search simulations per self-play move.",
-        {"alphazero": 32},
-        low=1,
-        high=4096,
-    ),
-    Hyperparameter(
-        "batch",
-        "integer",
-        "Games played at once per iteration.",
-        {"alphazero": 256, "dqn": 128},
-        low=1,
-        high=1 << 20,
-    ),
-    Hyperparameter(
-        "hidden",
-        "widths",
-        "Widths of the network's hidden layers.",
-        _each(NETWORK_LEARNERS, (128, 128)),
-    ),
-    Hyperparameter(
-        "learning_rate",
-        "number",
-        "Adam's step size.",
-        {"alphazero": 0.001},
-        low=0.0,
-        high=1.0,
-        low_open=True,
-    ),
-    Hyperparameter(
-        "updates",
-        "integer",
-        "Gradient steps per iteration.",
-        {"alphazero": 32, "dqn": 64},
-        low=0,
-        high=1 << 16,
-    ),
-    Hyperparameter(
-        "minibatch",
-        "integer",
-        "Positions per gradient step.",
-        _each(NETWORK_LEARNERS, 256),
-        low=1,
-        high=1 << 20,
-    ),
-    Hyperparameter(
-        "replay",
-        "integer",
-        "Iterations of games kept for training.",
-        {"alphazero": 8, "dqn": 32},
-        low=1,
-        high=1 << 12,
+    _count("updates", "Gradient steps per iteration.", {"alphazero": 32, "dqn": 64}, 0, 1 << 16),
+    _count("minibatch", "Positions per gradient step.", _each(_NETWORKS, 256), 1, 1 << 20),
+    _count(
+        "replay", "Iterations of games kept for training.", {"alphazero": 8, "dqn": 32}, 1, 4096
     ),
     Hyperparameter(
         "opening",
@@ -393,26 +286,18 @@ HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
         high=64,
         shown="cells - 2",
     ),
-    Hyperparameter(
-        "target_every",
-        "integer",
-        "Gradient steps between copies to the target network.",
-        {"dqn": 64},
-        low=1,
-        high=1 << 24,
-    ),
+    _count("target_every", "Gradient steps between copies to the target.", {"dqn": 64}, 1, 1 << 24),
     Hyperparameter(
         "double",
         "switch",
         "Double DQN targets: the online network picks the move, the target network values it.",
         {"dqn": True},
     ),
-    Hyperparameter(
+    _choice(
         "perspective",
-        "choice",
         "Values for the mover (one function for both seats), or for X, which O minimises.",
         {"dqn": "mover"},
-        choices=("mover", "x"),
+        ("mover", "x"),
     ),
 )
 BY_NAME: dict[str, Hyperparameter] = {h.name: h for h in HYPERPARAMETERS}

@@ -17,7 +17,7 @@ from tttlab.agents import (
     RandomAgent,
     make_agent,
 )
-from tttlab.game import Geometry, Player, Position, StateSpace
+from tttlab.game import Geometry, Player, Position, StateSpace, state_space
 from tttlab.solvers import Solution
 
 
@@ -132,3 +132,19 @@ def test_minimax_default_depth_by_board_size() -> None:
     agent.select_move(Position.initial(Geometry(4, 4, 4)), np.random.default_rng(0))
     assert agent.last is not None
     assert agent.last.nodes > 0
+
+
+@pytest.mark.parametrize("board", ["3x3k3", "3x4k3"])
+def test_perfect_policy_matrix_is_its_move_probabilities(board: str) -> None:
+    geometry = Geometry.parse(board)
+    agent = PerfectAgent(geometry)
+    space = state_space(geometry)
+    for side in Player:
+        table = agent.policy_matrix(side)
+        rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
+        assert (table[np.setdiff1d(np.arange(space.size), rows)] == 0).all()
+        for i in np.random.default_rng(0).choice(rows, size=300, replace=False):
+            expected = np.zeros(geometry.cells)
+            for move, p in agent.move_probabilities(space.position(int(i))).items():
+                expected[move] = p
+            assert np.array_equal(table[i], expected)

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import default_sigint, ttt
+from tests.cli.helpers import start_ttt, ttt
 from tttlab.agents.network import NetworkAgent
 from tttlab.io import load_agent_file
 
@@ -84,59 +82,45 @@ def test_bad_options_are_one_line(
     assert not (tmp_path / "x.npz").exists()
 
 
-def test_resume_gives_the_same_file(tmp_path: Path) -> None:
-    args = ["--episodes", "512", "--batch", "128", "--updates", "4", "--seed", "1"]
-    whole, part, final = tmp_path / "whole.npz", tmp_path / "part.npz", tmp_path / "final.npz"
-    assert ttt("train", "alphazero", *args, "--out", str(whole), timeout=300).returncode == 0
-    first = ttt(
-        "train", "alphazero", *args, "--out", str(part), "--checkpoint-every", "256", timeout=300
-    )
+@pytest.mark.parametrize(
+    ("algorithm", "extra", "clash", "other"),
+    [
+        ("alphazero", [], ["--seed", "3"], "q"),
+        ("dqn", ["--no-double"], ["--gamma", "0.5"], "alphazero"),
+    ],
+)
+def test_resume_gives_the_same_file(
+    tmp_path: Path, algorithm: str, extra: list[str], clash: list[str], other: str
+) -> None:
+    """A run that writes a checkpoint half-way goes on to the end: resuming from that
+    checkpoint must write the very file the run wrote. What the checkpoint fixes cannot be
+    changed, and another learner cannot take it."""
+    args = ["--episodes", "512", "--batch", "128", "--updates", "4", "--seed", "1", *extra]
+    whole, final = tmp_path / "part.npz", tmp_path / "final.npz"
+    args += ["--checkpoint-every", "256"]
+    first = ttt("train", algorithm, *args, "--out", str(whole), timeout=300)
     assert first.returncode == 0, first.stderr
     checkpoint = tmp_path / "part.ckpt.npz"
     assert load_agent_file(checkpoint).meta["episodes"] == 256
-    resumed = ttt(
-        "train",
-        "alphazero",
-        "--resume",
-        str(checkpoint),
-        "--out",
-        str(final),
-        "--json",
-        timeout=300,
-    )
+    resume = ["--resume", str(checkpoint)]
+    resumed = ttt("train", algorithm, *resume, "--out", str(final), "--json", timeout=300)
     assert resumed.returncode == 0, resumed.stderr
-    assert json.loads(resumed.stdout)["resumed_from"] == 256
+    summary = json.loads(resumed.stdout)
+    assert summary["resumed_from"] == 256
+    assert summary["hyperparameters"] == load_agent_file(whole).meta["hyperparameters"]
     assert final.read_bytes() == whole.read_bytes()
-    clash = ttt("train", "alphazero", "--resume", str(checkpoint), "--seed", "3", "--out", "y")
-    assert clash.returncode == 2
-    table = ttt("train", "q", "--resume", str(checkpoint), "--out", str(tmp_path / "q.npz"))
-    assert table.returncode == 2
-    assert "not a" in table.stderr
+    assert ttt("train", algorithm, *resume, *clash, "--out", "y").returncode == 2
+    wrong = ttt("train", other, *resume, "--out", str(tmp_path / "other.npz"))
+    assert wrong.returncode == 2
+    assert "not a" in wrong.stderr
+    assert "Traceback" not in wrong.stderr
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ["alphazero", "dqn"])
 def test_ctrl_c_saves_the_network(tmp_path: Path, algorithm: str) -> None:
     out = tmp_path / "long.npz"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tttlab",
-            "train",
-            algorithm,
-            "--episodes",
-            "100000000",
-            "--batch",
-            "64",
-            "--out",
-            str(out),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=default_sigint,
-    )
+    proc = start_ttt("train", algorithm, "--episodes", "100000000", "--batch", "64", "--out", out)
     try:
         deadline = time.time() + 120
         while time.time() < deadline and proc.poll() is None:
@@ -158,9 +142,7 @@ def test_ctrl_c_saves_the_network(tmp_path: Path, algorithm: str) -> None:
 @pytest.mark.slow
 def test_a_board_beyond_tables_trains_and_is_judged_by_sampling(tmp_path: Path) -> None:
     out = tmp_path / "big.npz"
-    result = ttt(
-        "train",
-        "alphazero",
+    small = [
         "--board",
         "4x5",
         "--k",
@@ -173,11 +155,8 @@ def test_a_board_beyond_tables_trains_and_is_judged_by_sampling(tmp_path: Path) 
         "2",
         "--updates",
         "1",
-        "--out",
-        str(out),
-        "--json",
-        timeout=300,
-    )
+    ]
+    result = ttt("train", "alphazero", *small, "--out", str(out), "--json", timeout=300)
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["board"] == "4x5k4"

@@ -20,10 +20,7 @@ SMALL = ["--episodes", "2048", "--seed", "0"]
 def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object], Path]:
     folder = tmp_path_factory.mktemp("dqn")
     out, log = folder / "dqn.npz", folder / "curve.jsonl"
-    result = ttt(
-        "train",
-        "dqn",
-        *SMALL,
+    options = [
         "--epsilon",
         "1.0",
         "--epsilon-end",
@@ -32,13 +29,9 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, o
         "0.99",
         "--eval-every",
         "1024",
-        "--log",
-        str(log),
-        "--out",
-        str(out),
-        "--json",
-        timeout=300,
-    )
+    ]
+    files = ["--log", str(log), "--out", str(out)]
+    result = ttt("train", "dqn", *SMALL, *options, *files, "--json", timeout=300)
     assert result.returncode == 0, result.stderr
     return out, json.loads(result.stdout), log
 
@@ -109,26 +102,3 @@ def test_bad_options_are_one_line(args: list[str], tmp_path: Path) -> None:
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "x.npz").exists()
-
-
-def test_resume_gives_the_same_file(tmp_path: Path) -> None:
-    args = ["--episodes", "512", "--batch", "128", "--updates", "4", "--seed", "1", "--no-double"]
-    whole, part, final = tmp_path / "whole.npz", tmp_path / "part.npz", tmp_path / "final.npz"
-    assert ttt("train", "dqn", *args, "--out", str(whole), timeout=300).returncode == 0
-    first = ttt("train", "dqn", *args, "--out", str(part), "--checkpoint-every", "256", timeout=300)
-    assert first.returncode == 0, first.stderr
-    checkpoint = tmp_path / "part.ckpt.npz"
-    assert load_agent_file(checkpoint).meta["episodes"] == 256
-    resumed = ttt(
-        "train", "dqn", "--resume", str(checkpoint), "--out", str(final), "--json", timeout=300
-    )
-    assert resumed.returncode == 0, resumed.stderr
-    summary = json.loads(resumed.stdout)
-    assert summary["resumed_from"] == 256
-    assert summary["hyperparameters"]["double"] is False
-    assert final.read_bytes() == whole.read_bytes()
-    clash = ttt("train", "dqn", "--resume", str(checkpoint), "--gamma", "0.5", "--out", "y")
-    assert clash.returncode == 2
-    other = ttt("train", "alphazero", "--resume", str(checkpoint), "--out", str(tmp_path / "a"))
-    assert other.returncode == 2
-    assert "Traceback" not in other.stderr

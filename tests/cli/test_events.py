@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.cli.helpers import ttt
+from tests.cli.helpers import start_ttt, ttt
 from tttlab.io import load_agent_file
 
 
@@ -19,19 +16,8 @@ def _lines(text: str) -> list[dict]:  # type: ignore[type-arg]
 
 def test_events_match_the_log_and_the_summary(tmp_path: Path) -> None:
     events = tmp_path / "events.jsonl"
-    r = ttt(
-        "train",
-        "q",
-        "--episodes",
-        "20000",
-        "--out",
-        str(tmp_path / "a.npz"),
-        "--log",
-        str(tmp_path / "log.jsonl"),
-        "--events",
-        str(events),
-        "--json",
-    )
+    files = ["--out", str(tmp_path / "a.npz"), "--log", str(tmp_path / "log.jsonl")]
+    r = ttt("train", "q", "--episodes", "20000", *files, "--events", str(events), "--json")
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout)
     lines = _lines(events.read_text())
@@ -76,29 +62,8 @@ def test_events_on_stdout_replace_the_summary(tmp_path: Path) -> None:
 
 def test_sigterm_saves_and_says_done_interrupted(tmp_path: Path) -> None:
     out = tmp_path / "long.npz"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tttlab",
-            "train",
-            "q",
-            "--board",
-            "3x4",
-            "--k",
-            "3",
-            "--episodes",
-            "2000000000",
-            "--out",
-            str(out),
-            "--events",
-            "-",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=dict(os.environ, NO_COLOR="1"),
-    )
+    args = ["--board", "3x4", "--k", "3", "--episodes", "2000000000", "--events", "-"]
+    proc = start_ttt("train", "q", *args, "--out", out)
     try:
         assert proc.stdout is not None
         first = json.loads(proc.stdout.readline())  # training has started

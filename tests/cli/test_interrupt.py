@@ -2,40 +2,22 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import default_sigint
+from tests.cli.helpers import start_ttt
 from tttlab.io import load_agent_file
 
 
 def _start(out: Path, **env: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tttlab",
-            "train",
-            "q",
-            "--episodes",
-            "2000000000",
-            "--seed",
-            "0",
-            "--out",
-            str(out),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=dict(os.environ, NO_COLOR="1", **env),
-        preexec_fn=default_sigint,
+    proc: subprocess.Popen[str] = start_ttt(
+        "train", "q", "--episodes", "2000000000", "--seed", "0", "--out", out, env=env
     )
+    return proc
 
 
 def _stop(proc: subprocess.Popen[str], signum: int, after: float) -> str:

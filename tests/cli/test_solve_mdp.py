@@ -44,18 +44,8 @@ def test_values_and_the_written_agent(
 def test_dense_export_loads_in_pymdptoolbox(tmp_path: Path) -> None:
     mdptoolbox = pytest.importorskip("mdptoolbox.mdp")
     dense, sparse = tmp_path / "dense.npz", tmp_path / "sparse.npz"
-    result = ttt(
-        "solve",
-        "--mdp",
-        "--soft-constraint",
-        "--export-dense",
-        str(dense),
-        "--export",
-        str(sparse),
-        "--gamma",
-        "0.9",
-        "--json",
-    )
+    files = ["--export-dense", str(dense), "--export", str(sparse)]
+    result = ttt("solve", "--mdp", "--soft-constraint", *files, "--gamma", "0.9", "--json")
     assert result.returncode == 0, result.stderr
     ours = json.loads(result.stdout)["value"]
     with np.load(dense) as data:

@@ -78,19 +78,8 @@ def test_curve_log_and_trained_agent_everywhere(tmp_path: Path) -> None:
 
 def test_training_one_seat_against_a_fixed_opponent(tmp_path: Path) -> None:
     out = tmp_path / "x.npz"
-    result = ttt(
-        "train",
-        "q",
-        "--episodes",
-        "50000",
-        "--opponent",
-        "perfect",
-        "--as",
-        "X",
-        "--out",
-        str(out),
-        "--json",
-    )
+    against = ["--opponent", "perfect", "--as", "X"]
+    result = ttt("train", "q", "--episodes", "50000", *against, "--out", str(out), "--json")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert set(summary["evaluation"]) == {"X"}

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import pickle
-import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.io.archives import header, npy, rewrite
 from tttlab.agents import AgentError
 from tttlab.game import Geometry, Player, Position
-from tttlab.io import AgentFileError, load_agent_file, resolve_agent, save_agent_file
+from tttlab.io import AgentFileError, load_agent_file, resolve_agent, save_agent
 from tttlab.learners import Trainer, default_config
 
 
@@ -25,7 +24,7 @@ def _trained(algorithm: str = "q", episodes: int = 2_000, seed: int = 0) -> Trai
 
 
 def _save(trainer: Trainer, path: Path) -> Path:
-    return save_agent_file(
+    return save_agent(
         path,
         trainer.agent(),
         episodes=trainer.done,
@@ -76,34 +75,9 @@ def _good(tmp_path: Path) -> Path:
     return _save(_trained(), tmp_path / "good.npz")
 
 
-def _rewrite(source: Path, target: Path, change: dict[str, bytes | None]) -> Path:
-    with zipfile.ZipFile(source) as archive:
-        members = {name: archive.read(name) for name in archive.namelist()}
-    for name, data in change.items():
-        if data is None:
-            members.pop(name, None)
-        else:
-            members[name] = data
-    with zipfile.ZipFile(target, "w") as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return target
-
-
-def _npy(array: np.ndarray, allow_pickle: bool = False) -> bytes:
-    buffer = io.BytesIO()
-    np.lib.format.write_array(buffer, array, allow_pickle=allow_pickle)
-    return buffer.getvalue()
-
-
-def _header(source: Path) -> dict[str, object]:
-    with np.load(source) as data:
-        return dict(json.loads(str(data["header"])))
-
-
 def _with_header(source: Path, target: Path, **fields: object) -> Path:
-    header = {**_header(source), **fields}
-    return _rewrite(source, target, {"header.npy": _npy(np.array(json.dumps(header)))})
+    changed = {**header(source), **fields}
+    return rewrite(source, target, {"header.npy": npy(np.array(json.dumps(changed)))})
 
 
 def test_missing_empty_and_folder(tmp_path: Path) -> None:
@@ -131,7 +105,7 @@ def test_corrupted_data_fails_checksum(tmp_path: Path) -> None:
     with np.load(good) as data:
         q = data["Q"].copy()
     q[0, 0, 4] += 1.0
-    bad = _rewrite(good, tmp_path / "bad.npz", {"Q.npy": _npy(q)})
+    bad = rewrite(good, tmp_path / "bad.npz", {"Q.npy": npy(q)})
     with pytest.raises(AgentFileError, match="checksum"):
         load_agent_file(bad)
 
@@ -170,9 +144,7 @@ def test_object_arrays_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture
     evil = np.empty(1, dtype=object)
     evil[0] = _Boom()
     for member in ("header.npy", "Q.npy", "ids.npy"):
-        bad = _rewrite(
-            good, tmp_path / f"obj-{member}.npz", {member: _npy(evil, allow_pickle=True)}
-        )
+        bad = rewrite(good, tmp_path / f"obj-{member}.npz", {member: npy(evil, allow_pickle=True)})
         with pytest.raises(AgentFileError, match="Python objects"):
             load_agent_file(bad)
     assert "pickle executed" not in capsys.readouterr().out
@@ -192,7 +164,7 @@ def test_wrong_version_and_format(tmp_path: Path) -> None:
         load_agent_file(_with_header(good, tmp_path / "s.npz", seats=["Z"]))
     with pytest.raises(AgentFileError, match="negative"):
         load_agent_file(_with_header(good, tmp_path / "n.npz", episodes=-1))
-    no_json = _rewrite(good, tmp_path / "j.npz", {"header.npy": _npy(np.array("{not json"))})
+    no_json = rewrite(good, tmp_path / "j.npz", {"header.npy": npy(np.array("{not json"))})
     with pytest.raises(AgentFileError, match="not JSON"):
         load_agent_file(no_json)
 
@@ -209,20 +181,20 @@ def test_wrong_geometry(tmp_path: Path) -> None:
 
 def test_shapes_checked_before_reading(tmp_path: Path) -> None:
     good = _good(tmp_path)
-    huge_header = _npy(np.zeros((1, 5478, 9)))
+    huge_header = npy(np.zeros((1, 5478, 9)))
     # Claim an enormous shape in the array header, with no data behind it.
     claimed = huge_header.replace(b"(1, 5478, 9)", b"(1, 5478, 99999999)")
-    bad = _rewrite(good, tmp_path / "huge.npz", {"Q.npy": claimed})
+    bad = rewrite(good, tmp_path / "huge.npz", {"Q.npy": claimed})
     with pytest.raises(AgentFileError, match="shape"):
         load_agent_file(bad)
-    missing = _rewrite(good, tmp_path / "missing.npz", {"Q.npy": None})
+    missing = rewrite(good, tmp_path / "missing.npz", {"Q.npy": None})
     with pytest.raises(AgentFileError, match="missing"):
         load_agent_file(missing)
-    extra = _rewrite(good, tmp_path / "extra.npz", {"V.npy": _npy(np.zeros((2, 5478)))})
+    extra = rewrite(good, tmp_path / "extra.npz", {"V.npy": npy(np.zeros((2, 5478)))})
     with pytest.raises(AgentFileError, match="unexpected"):
         load_agent_file(extra)
-    wrong_dtype = _rewrite(
-        good, tmp_path / "dtype.npz", {"Q.npy": _npy(np.zeros((1, 5478, 9), dtype=np.int64))}
+    wrong_dtype = rewrite(
+        good, tmp_path / "dtype.npz", {"Q.npy": npy(np.zeros((1, 5478, 9), dtype=np.int64))}
     )
     with pytest.raises(AgentFileError, match="dtype"):
         load_agent_file(wrong_dtype)

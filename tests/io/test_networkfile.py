@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import contextlib
-import io
 import json
-import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.io import archives
+from tests.io.archives import npy, write
 from tttlab.agents import AgentError
 from tttlab.agents.network import Architecture, NetworkAgent, encode, forward
 from tttlab.game import DEFAULT, Geometry, Position
@@ -18,8 +18,7 @@ from tttlab.io import (
     AgentFileError,
     file_agent,
     load_agent_file,
-    save_agent_file,
-    save_network_file,
+    save_agent,
 )
 from tttlab.learners import Trainer, default_config
 
@@ -38,30 +37,7 @@ def random_network(
 
 
 def _save(agent: NetworkAgent, path: Path) -> Path:
-    return save_network_file(path, agent, episodes=10, seed=3, hyperparameters={"hidden": [16, 8]})
-
-
-def _members(path: Path) -> dict[str, bytes]:
-    with zipfile.ZipFile(path) as archive:
-        return {name: archive.read(name) for name in archive.namelist()}
-
-
-def _write(path: Path, members: dict[str, bytes]) -> Path:
-    with zipfile.ZipFile(path, "w") as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return path
-
-
-def _npy(array: np.ndarray) -> bytes:
-    buffer = io.BytesIO()
-    np.lib.format.write_array(buffer, array, allow_pickle=False)
-    return buffer.getvalue()
-
-
-def _header(path: Path) -> dict[str, object]:
-    with np.load(path) as data:
-        return dict(json.loads(str(data["header"])))
+    return save_agent(path, agent, episodes=10, seed=3, hyperparameters={"hidden": [16, 8]})
 
 
 @pytest.mark.parametrize("algorithm", ["alphazero", "dqn"])
@@ -105,7 +81,7 @@ def test_search_suffix(tmp_path: Path) -> None:
         with pytest.raises(AgentError):
             file_agent(bad)
     table = tmp_path / "q.npz"
-    save_agent_file(
+    save_agent(
         table, Trainer(default_config("q", 1)).agent(), episodes=1, seed=0, hyperparameters={}
     )
     with pytest.raises(AgentError, match="only network agents"):
@@ -126,21 +102,21 @@ def test_search_finds_the_win_a_blank_network_does_not_know() -> None:
 
 def test_damage_is_one_error(tmp_path: Path) -> None:
     good = _save(random_network(), tmp_path / "good.npz")
-    members = _members(good)
+    members = archives.members(good)
     weight = np.load(good)["torso.0.weight"]
 
     cases: dict[str, dict[str, bytes]] = {}
     changed = weight.copy()
     changed[0, 0] += 1
-    cases["checksum"] = {**members, "torso.0.weight.npy": _npy(changed)}
-    cases["shape"] = {**members, "torso.0.weight.npy": _npy(weight[:, :-1])}
-    cases["dtype"] = {**members, "torso.0.weight.npy": _npy(weight.astype(np.int32))}
+    cases["checksum"] = {**members, "torso.0.weight.npy": npy(changed)}
+    cases["shape"] = {**members, "torso.0.weight.npy": npy(weight[:, :-1])}
+    cases["dtype"] = {**members, "torso.0.weight.npy": npy(weight.astype(np.int32))}
     nan = weight.copy()
     nan[0, 0] = np.nan
-    header = _header(good)
+    header = archives.header(good)
     cases["missing"] = {k: v for k, v in members.items() if k != "policy.bias.npy"}
-    cases["extra"] = {**members, "surprise.npy": _npy(np.zeros(3, np.float32))}
-    cases["state without checkpoint"] = {**members, "state.000.npy": _npy(np.zeros(3))}
+    cases["extra"] = {**members, "surprise.npy": npy(np.zeros(3, np.float32))}
+    cases["state without checkpoint"] = {**members, "state.000.npy": npy(np.zeros(3))}
     for field, value in (
         ("network", {"kind": "conv"}),
         ("network", {"kind": "mlp", "cells": 9, "hidden": [], "head": "policy-value"}),
@@ -155,10 +131,10 @@ def test_damage_is_one_error(tmp_path: Path) -> None:
         changed_header = {**header, field: value}
         cases[f"{field}={value}"] = {
             **members,
-            "header.npy": _npy(np.array(json.dumps(changed_header))),
+            "header.npy": npy(np.array(json.dumps(changed_header))),
         }
     for label, content in cases.items():
-        path = _write(tmp_path / f"{len(label)}-{abs(hash(label))}.npz", content)
+        path = write(tmp_path / f"{len(label)}-{abs(hash(label))}.npz", content)
         with pytest.raises(AgentFileError):
             load_agent_file(path)
         assert label  # each case raised
@@ -178,7 +154,7 @@ def test_the_x_perspective_round_trips_and_old_files_read_as_mover(tmp_path: Pat
     loaded = load_agent_file(_save(x_side, tmp_path / "x.npz"))
     assert isinstance(loaded, NetworkAgent)
     assert loaded.architecture.perspective == "x"
-    assert _header(tmp_path / "x.npz")["network"]["perspective"] == "x"  # type: ignore[index]
+    assert archives.header(tmp_path / "x.npz")["network"]["perspective"] == "x"  # type: ignore[index]
     # the same arrays read from X's side: when X moves, the planes are the mover's and
     # the values are the same; when O moves, the planes stay X's and the values negate
     x_moves, o_moves = Position.from_string("XO......."), Position.from_string("X...O..X.")
@@ -191,12 +167,12 @@ def test_the_x_perspective_round_trips_and_old_files_read_as_mover(tmp_path: Pat
     position = o_moves
     # an old file: no perspective named, so mover
     path = _save(mover, tmp_path / "old.npz")
-    members = _members(path)
-    header = _header(path)
+    members = archives.members(path)
+    header = archives.header(path)
     network = dict(header["network"])  # type: ignore[call-overload]
     del network["perspective"]
-    old = {**members, "header.npy": _npy(np.array(json.dumps({**header, "network": network})))}
-    reloaded = load_agent_file(_write(tmp_path / "older.npz", old))
+    old = {**members, "header.npy": npy(np.array(json.dumps({**header, "network": network})))}
+    reloaded = load_agent_file(write(tmp_path / "older.npz", old))
     assert isinstance(reloaded, NetworkAgent)
     assert reloaded.architecture.perspective == "mover"
     assert reloaded.move_values(position) == mover.move_values(position)

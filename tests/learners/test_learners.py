@@ -12,8 +12,8 @@ import pytest
 from tttlab.errors import ConfigError
 from tttlab.evaluation import evaluate_seats
 from tttlab.game import Geometry, Player
-from tttlab.hyperparameters import Schedule
 from tttlab.learners import TrainConfig, Trainer, default_config
+from tttlab.schedules import Schedule
 
 TINY = Geometry(2, 2, 2)
 

@@ -6,6 +6,7 @@ import jax
 import numpy as np
 import pytest
 
+from tests.neural.conftest import assert_resume_equals_whole
 from tttlab.agents.network import forward
 from tttlab.evaluation import evaluate_seats
 from tttlab.game import Geometry, Player
@@ -52,17 +53,7 @@ def test_same_seed_same_network(short_run: AlphaZeroTrainer) -> None:
 
 def test_resume_equals_an_uninterrupted_run() -> None:
     config = AlphaZeroConfig(Geometry(3, 4, 3), episodes=256, seed=2, batch=64, updates=4)
-    whole = AlphaZeroTrainer(config)
-    whole.run(4)
-    half = AlphaZeroTrainer(config)
-    half.run(2)
-    arrays, iteration = half.checkpoint_arrays(), half.iteration
-    resumed = AlphaZeroTrainer(config)
-    resumed.restore(arrays, iteration)
-    resumed.run(2)
-    assert resumed.done == whole.done == 256
-    a, b = whole.agent().params, resumed.agent().params
-    assert all(np.array_equal(a[k], b[k]) for k in a)
+    arrays = assert_resume_equals_whole(lambda: AlphaZeroTrainer(config))
     with pytest.raises(ValueError, match="another training state"):
         AlphaZeroTrainer(AlphaZeroConfig(Geometry(), episodes=256)).restore(arrays, 2)
 

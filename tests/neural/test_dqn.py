@@ -8,13 +8,14 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from tests.neural.conftest import assert_resume_equals_whole
 from tttlab.agents.network import NetworkAgent, encode, forward
 from tttlab.errors import ConfigError
 from tttlab.evaluation import evaluate_seats
 from tttlab.game import Geometry, Position
-from tttlab.hyperparameters import Schedule
 from tttlab.neural.dqn import Batch, DQNConfig, DQNTrainer
 from tttlab.neural.network import init_network, to_params
+from tttlab.schedules import Schedule
 
 
 def mover_obs(text: str) -> np.ndarray:
@@ -219,17 +220,7 @@ def test_same_seed_same_network(short_run: DQNTrainer) -> None:
 
 def test_resume_equals_an_uninterrupted_run() -> None:
     config = DQNConfig(Geometry(3, 4, 3), episodes=256, seed=2, batch=64, updates=4, replay=2)
-    whole = DQNTrainer(config)
-    whole.run(4)
-    half = DQNTrainer(config)
-    half.run(2)
-    arrays, iteration = half.checkpoint_arrays(), half.iteration
-    resumed = DQNTrainer(config)
-    resumed.restore(arrays, iteration)
-    resumed.run(2)
-    assert resumed.done == whole.done == 256
-    a, b = whole.agent().params, resumed.agent().params
-    assert all(np.array_equal(a[k], b[k]) for k in a)
+    arrays = assert_resume_equals_whole(lambda: DQNTrainer(config))
     with pytest.raises(ValueError, match="another training state"):
         DQNTrainer(DQNConfig(Geometry(), episodes=256)).restore(arrays, 2)
 

@@ -7,7 +7,7 @@ import pytest
 
 from tttlab.game import Geometry, Position, state_space
 from tttlab.solvers import solve_table
-from tttlab.solvers.bitboard import SearchTooLarge, prove
+from tttlab.solvers.bitboard import ProofTable, SearchTooLarge, prove
 
 
 @pytest.mark.parametrize(
@@ -40,6 +40,30 @@ def test_agrees_with_the_table_on_3x4_positions() -> None:
     for i in rng.choice(state_space(g).size, size=400, replace=False):
         position = solution.space.position(int(i))
         assert prove(position, table_bits=16).value == int(solution.value[i])
+
+
+def test_one_table_shared_by_many_proofs_gives_the_tables_values() -> None:
+    """Sampled judging proves hundreds of positions of one board with one table: what each
+    proof leaves in it must stay true for the next ones, whatever their roots."""
+    g = Geometry(3, 4, 3)
+    solution = solve_table(g)
+    shared = ProofTable(10)  # small: entries get overwritten by other positions' too
+    rng = np.random.default_rng(1)
+    for i in rng.choice(solution.space.size, size=600, replace=False):
+        position = solution.space.position(int(i))
+        proof = prove(position, table=shared)
+        assert proof.value == int(solution.value[i])
+        assert proof.table_slots == (0 if position.is_terminal else 1 << 10)
+    assert 0 < shared.entries <= 1 << 10
+
+
+def test_a_search_stopped_half_way_leaves_no_entries_behind() -> None:
+    shared = ProofTable(16)
+    with pytest.raises(SearchTooLarge):
+        prove(Position.initial(Geometry(4, 4, 4)), node_budget=1000, table=shared)
+    assert shared.entries == 0
+    assert (shared.keys == -1).all()
+    assert prove(Position.initial(Geometry(3, 4, 3)), table=shared).value == 1
 
 
 def test_refusals() -> None:

@@ -5,27 +5,17 @@ from __future__ import annotations
 import csv
 import json
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import default_sigint, ttt
+from tests.cli.helpers import start_ttt, ttt
 from tttlab.game import Geometry
-from tttlab.sweep import (
-    COLUMNS,
-    Run,
-    SweepError,
-    parse_episodes,
-    parse_seeds,
-    parse_sets,
-    plan_runs,
-    run_one,
-    summarise,
-    wilson,
-)
+from tttlab.sweep import plan
+from tttlab.sweep.plan import Run, SweepError
+from tttlab.sweep.report import summarise, wilson
+from tttlab.sweep.store import COLUMNS
 
 
 def rows(path: Path) -> list[dict[str, str]]:
@@ -44,40 +34,40 @@ def keyed(path: Path) -> dict[tuple[str, ...], dict[str, str]]:
 
 
 def test_parsers() -> None:
-    assert parse_seeds("0-19") == list(range(20))
-    assert parse_seeds("3") == [3]
-    assert parse_seeds("0,2,5-7,2") == [0, 2, 5, 6, 7]
+    assert plan.parse_seeds("0-19") == list(range(20))
+    assert plan.parse_seeds("3") == [3]
+    assert plan.parse_seeds("0,2,5-7,2") == [0, 2, 5, 6, 7]
     for bad in ("5-2", "a", "-1", "1-", ""):
         with pytest.raises(SweepError):
-            parse_seeds(bad)
-    assert parse_episodes("5000,10_000,5000") == [5000, 10000]
+            plan.parse_seeds(bad)
+    assert plan.parse_episodes("5000,10_000,5000") == [5000, 10000]
     for bad in ("0", "1.5", "x", "-3"):
         with pytest.raises(SweepError):
-            parse_episodes(bad)
-    assert parse_sets(["alpha=0.1,0.5", "epsilon-schedule=linear"]) == {
+            plan.parse_episodes(bad)
+    assert plan.parse_sets(["alpha=0.1,0.5", "epsilon-schedule=linear"]) == {
         "alpha": [0.1, 0.5],
         "epsilon-schedule": ["linear"],
     }
     for bad in (["alpha"], ["alpha="], ["beta=1"], ["alpha=x"], ["alpha=1", "alpha=2"]):
         with pytest.raises(SweepError):
-            parse_sets(bad)
+            plan.parse_sets(bad)
 
 
 def test_plan_is_the_cross_product_and_checks_every_configuration() -> None:
-    runs = plan_runs(
+    runs = plan.plan_runs(
         ["q", "td"], Geometry(), [10, 20], [0, 1, 2], {"alpha": [0.1, 0.5], "epsilon": [0.2]}
     )
     assert len(runs) == 2 * 2 * 3 * 2
     assert len(set(runs)) == len(runs)
     assert json.loads(runs[0].hyperparameters) == {"alpha": 0.1, "epsilon": 0.2}
     with pytest.raises(SweepError, match="--gamma does not apply to td"):
-        plan_runs(["q", "td"], Geometry(), [10], [0], {"gamma": [0.9]})
+        plan.plan_runs(["q", "td"], Geometry(), [10], [0], {"gamma": [0.9]})
     with pytest.raises(SweepError, match="alpha"):
-        plan_runs(["q"], Geometry(), [10], [0], {"alpha": [2.0]})
+        plan.plan_runs(["q"], Geometry(), [10], [0], {"alpha": [2.0]})
     with pytest.raises(SweepError, match="unknown algorithm"):
-        plan_runs(["nope"], Geometry(), [10], [0], {})
+        plan.plan_runs(["nope"], Geometry(), [10], [0], {})
     with pytest.raises(SweepError, match="exponential"):
-        plan_runs(
+        plan.plan_runs(
             ["q"],
             Geometry(),
             [10],
@@ -87,7 +77,7 @@ def test_plan_is_the_cross_product_and_checks_every_configuration() -> None:
 
 
 def test_a_row_is_what_ttt_train_json_reports(tmp_path: Path) -> None:
-    row = run_one(Run("sarsa", "3x3k3", 3000, 4, '{"alpha":0.3}').as_dict())
+    row = plan.run_one(Run("sarsa", "3x3k3", 3000, 4, '{"alpha":0.3}').as_dict())
     result = ttt(
         "train",
         "sarsa",
@@ -228,26 +218,9 @@ def test_a_results_file_with_other_columns_is_refused(tmp_path: Path) -> None:
 
 def test_ctrl_c_keeps_finished_rows_and_a_rerun_finishes(tmp_path: Path) -> None:
     out = tmp_path / "long.csv"
-    args = [
-        sys.executable,
-        "-m",
-        "tttlab",
-        "sweep",
-        "q",
-        "--board",
-        "3x4",
-        "--episodes",
-        "400000",
-        "--seeds",
-        "0-23",
-        "--out",
-        str(out),
-        "--workers",
-        "2",
-    ]
-    proc = subprocess.Popen(
-        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint
-    )
+    args = ["sweep", "q", "--board", "3x4", "--episodes", "400000", "--seeds", "0-23"]
+    args += ["--out", str(out), "--workers", "2"]
+    proc = start_ttt(*args)
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and (not out.exists() or len(rows(out)) < 2):
@@ -261,7 +234,7 @@ def test_ctrl_c_keeps_finished_rows_and_a_rerun_finishes(tmp_path: Path) -> None
     assert "Traceback" not in err
     kept = keyed(out)
     assert 2 <= len(kept) < 24
-    result = ttt(*args[3:], "--json")
+    result = ttt(*args, "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["ran"] == 24 - len(kept)
     final = keyed(out)

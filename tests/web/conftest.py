@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.cli.helpers import TTT, ttt
 
 
 def free_port() -> int:
@@ -23,23 +24,10 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def agents_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("agents")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tttlab",
-            "train",
-            "q",
-            "--episodes",
-            "100000",
-            "--seed",
-            "0",
-            "--out",
-            str(folder / "q.npz"),
-        ],
-        check=True,
-        capture_output=True,
+    trained = ttt(
+        "train", "q", "--episodes", "100000", "--seed", "0", "--out", str(folder / "q.npz")
     )
+    assert trained.returncode == 0, trained.stderr
     return folder
 
 
@@ -47,20 +35,9 @@ def start_serve(folder: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str
     """``ttt serve --agents FOLDER`` on a free loopback port, once it answers."""
     port = free_port()
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tttlab",
-            "serve",
-            "--port",
-            str(port),
-            "--agents",
-            str(folder),
-            *extra,
-        ],
+        [*TTT, "serve", "--port", str(port), "--agents", str(folder), *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=dict(os.environ),
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -90,3 +67,29 @@ def server(agents_dir: Path) -> Iterator[str]:
     proc, url = start_serve(agents_dir)
     yield url
     stop_serve(proc)
+
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def browser():  # type: ignore[no-untyped-def]
+    """Debian's headless Chromium, driven by Playwright (never a browser of its own)."""
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            raise RuntimeError(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
+        pytest.skip(f"{CHROMIUM} is not installed (make test installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield chromium
+        chromium.close()

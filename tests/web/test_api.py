@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tttlab.io import save_agent_file
+from tttlab.io import save_agent
 from tttlab.learners import Trainer, default_config
 from tttlab.web.app import MAX_BODY, create_app
 
@@ -19,7 +19,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("agents")
     trainer = Trainer(default_config("q", 20_000, seed=0))
     trainer.run()
-    save_agent_file(
+    save_agent(
         path / "q.npz",
         trainer.agent(),
         episodes=trainer.done,
@@ -28,7 +28,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     (path / "broken.npz").write_bytes(b"not an agent")
     outside = tmp_path_factory.mktemp("outside")
-    save_agent_file(outside / "secret.npz", trainer.agent(), episodes=1, seed=0, hyperparameters={})
+    save_agent(outside / "secret.npz", trainer.agent(), episodes=1, seed=0, hyperparameters={})
     os.symlink(outside / "secret.npz", path / "link.npz")
     return path
 
@@ -156,9 +156,7 @@ def test_a_seat_the_agent_cannot_play(folder: Path) -> None:
         default_config("q", 2_000, seat=Player.X, opponent="random"), RandomAgent(Geometry())
     )
     trainer.run()
-    save_agent_file(
-        folder / "x-only.npz", trainer.agent(), episodes=2_000, seed=0, hyperparameters={}
-    )
+    save_agent(folder / "x-only.npz", trainer.agent(), episodes=2_000, seed=0, hyperparameters={})
     client = TestClient(create_app(folder))
     r = client.post("/api/move", json={"position": "X........", "agent": "x-only.npz"})
     assert r.status_code == 409

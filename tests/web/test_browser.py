@@ -3,36 +3,7 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
-import pytest
-
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
-    pytest.skip(f"{CHROMIUM} is not installed (make test installs it)", allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
-
-
-@pytest.fixture(scope="module")
-def browser():  # type: ignore[no-untyped-def]
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield chromium
-        chromium.close()
+from tests.web.conftest import ARTIFACTS
 
 
 def _wait_for_turn_or_result(page) -> str:  # type: ignore[no-untyped-def]

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.helpers import ttt
+from tests.cli.helpers import pids_where, ttt
 from tests.web.conftest import start_serve, stop_serve
 from tttlab.cli.serve_cmd import default_agents_dir
 from tttlab.web.compute import ApiError
@@ -171,16 +171,11 @@ def test_unknown_jobs_are_404(lab: tuple[str, Path]) -> None:
 
 
 def _trainer_pids(out: Path) -> list[int]:
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                cmdline = (entry / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if str(out).encode() in cmdline and b"train" in cmdline:
-                pids.append(int(entry.name))
-    return pids
+    def trains(entry: Path) -> bool:
+        cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+        return str(out).encode() in cmdline and b"train" in cmdline
+
+    return pids_where(trains)
 
 
 def test_killing_the_server_leaves_no_partial_agent(tmp_path: Path) -> None:
@@ -209,14 +204,16 @@ def test_a_clean_shutdown_stops_jobs_and_keeps_what_they_learned(tmp_path: Path)
     assert ttt("eval", str(tmp_path / "kept.npz"), "--json").returncode == 0
 
 
+def _train_into(folder: Path, name: str, seed: int) -> None:
+    trained = ttt(
+        "train", "q", "--episodes", "500", "--seed", str(seed), "--out", str(folder / name)
+    )
+    assert trained.returncode == 0, trained.stderr
+
+
 def test_arena_matches_the_command_line(lab: tuple[str, Path]) -> None:
     url, folder = lab
-    assert (
-        ttt(
-            "train", "q", "--episodes", "500", "--seed", "2", "--out", str(folder / "q500.npz")
-        ).returncode
-        == 0
-    )
+    _train_into(folder, "q500.npz", seed=2)
     names = ["perfect", "random", "q500.npz"]
     status, answer = call(
         url, "POST", "/api/arena", {"agents": names, "games": 10, "seed": 3, "board": "3x3k3"}
@@ -232,12 +229,7 @@ def test_arena_matches_the_command_line(lab: tuple[str, Path]) -> None:
 
 def test_mistakes_and_exact_values(lab: tuple[str, Path]) -> None:
     url, folder = lab
-    assert (
-        ttt(
-            "train", "q", "--episodes", "500", "--seed", "4", "--out", str(folder / "early.npz")
-        ).returncode
-        == 0
-    )
+    _train_into(folder, "early.npz", seed=4)
     status, found = call(
         url, "POST", "/api/mistakes", {"agent": "early.npz", "seat": "X", "limit": 5}
     )
@@ -299,16 +291,7 @@ def test_notebooks_and_the_page_draw_one_picture() -> None:
 
 
 def _children(parent: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                status = (entry / "status").read_text()
-            except OSError:
-                continue
-            if f"\nPPid:\t{parent}\n" in status:
-                found.append(int(entry.name))
-    return found
+    return pids_where(lambda entry: f"\nPPid:\t{parent}\n" in (entry / "status").read_text())
 
 
 def test_slow_agent_work_never_holds_up_stopping_a_job(tmp_path: Path) -> None:

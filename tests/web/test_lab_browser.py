@@ -11,10 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.helpers import ttt
-from tests.web.conftest import start_serve, stop_serve
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
-
-sync_api = pytest.importorskip("playwright.sync_api")
+from tests.web.conftest import ARTIFACTS, start_serve, stop_serve
 
 
 @pytest.fixture(scope="module")
@@ -31,14 +28,6 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     stop_serve(proc)
 
 
-@pytest.fixture(scope="module")
-def browser():  # type: ignore[no-untyped-def]
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
 def _page(browser, url: str, tab: str):  # type: ignore[no-untyped-def]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page = browser.new_page(viewport={"width": 900, "height": 1000})
@@ -47,6 +36,12 @@ def _page(browser, url: str, tab: str):  # type: ignore[no-untyped-def]
     page.goto(f"{url}/#{tab}")
     page.wait_for_function("() => document.querySelectorAll('#agent option').length > 0")
     return page, errors
+
+
+def _finish(page, errors: list[str], name: str) -> None:  # type: ignore[no-untyped-def]
+    """A screenshot of the section for the README and the record; no script error."""
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    assert errors == []
 
 
 def _train_done(page) -> str:  # type: ignore[no-untyped-def]
@@ -79,8 +74,7 @@ def test_train_q_and_watch_the_chart_reach_optimal_play(lab, browser) -> None:  
     assert (folder / "q-page.npz").is_file()
     # The finished agent is offered at once.
     assert page.locator("#agent option[value='q-page.npz']").count() == 1
-    page.screenshot(path=str(ARTIFACTS / "lab-train.png"), full_page=True)
-    assert errors == []
+    _finish(page, errors, "lab-train")
 
 
 def test_stop_a_job_midway_and_play_its_agent(lab, browser) -> None:  # type: ignore[no-untyped-def]
@@ -160,5 +154,4 @@ def test_compare_three_agents_like_the_arena_command(lab, browser) -> None:  # t
         assert cells[1:5] == [str(s["win"]), str(s["draw"]), str(s["loss"]), f"{s['points']:g}"]
     perfect = page.locator("#compare-table tr[data-agent='perfect'] td").all_text_contents()
     assert perfect[5:] == ["1.000", "1.000", "0", "0"]  # exact evaluations beside the games
-    page.screenshot(path=str(ARTIFACTS / "lab-compare.png"), full_page=True)
-    assert errors == []
+    _finish(page, errors, "lab-compare")

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from tests.io.test_networkfile import random_network
 from tttlab.evaluation import evaluate_seats
 from tttlab.game import DEFAULT, Position
-from tttlab.io import save_network_file
+from tttlab.io import save_agent
 from tttlab.web.app import create_app
 
 
@@ -23,7 +23,7 @@ def test_network_agent_is_listed_played_and_evaluated(
     agent = dataclasses.replace(
         agent, architecture=dataclasses.replace(agent.architecture, perspective=perspective)
     )
-    save_network_file(tmp_path / "az.npz", agent, episodes=1, seed=0, hyperparameters={})
+    save_agent(tmp_path / "az.npz", agent, episodes=1, seed=0, hyperparameters={})
     client = TestClient(create_app(tmp_path))
     listed = {a["name"]: a for a in client.get("/api/agents").json()["agents"]}
     assert listed["az.npz"]["algorithm"] == algorithm
@@ -42,7 +42,7 @@ def test_a_loaded_network_agent_shows_its_exact_evaluation(tmp_path: Path) -> No
     import tttlab
     from tttlab.agents.network import NetworkAgent
 
-    save_network_file(
+    save_agent(
         tmp_path / "dqn.npz",
         random_network(algorithm="dqn", seed=3),
         episodes=7,

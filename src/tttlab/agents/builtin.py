@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+import numpy.typing as npt
 
 from tttlab.agents.base import check_playable, sample, uniform
-from tttlab.game import Geometry, Position
+from tttlab.game import Geometry, Player, Position
 from tttlab.solvers import AlphaBeta, SearchResult, Solution, solve_table
 
 __all__ = ["MinimaxAgent", "PerfectAgent", "RandomAgent"]
@@ -55,6 +56,16 @@ class PerfectAgent(_Checked):
 
     def select_move(self, position: Position, rng: np.random.Generator) -> int:
         return sample(self.move_probabilities(position), rng)
+
+    def policy_matrix(self, side: Player) -> npt.NDArray[np.float64]:
+        """Evaluation-mode move probabilities at every position where ``side`` moves, from
+        the solution's table of best moves at once (not position by position)."""
+        space = self.solution.space
+        rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
+        best = self.solution.best[rows]
+        out = np.zeros((space.size, self.geometry.cells))
+        out[rows] = best / best.sum(axis=1, keepdims=True)
+        return out
 
     def move_values(self, position: Position) -> Mapping[int, float] | None:
         """+1 / 0 / −1 for the mover: the game value after each legal move."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from tttlab.agents import Agent, BuiltinAgent, make_agent
 from tttlab.agents.learned import LearnedAgent
@@ -70,14 +70,19 @@ class _Trained:
             self.__dict__["_evaluation"] = cached
         return cached
 
-    def _intro_html(self) -> str:
-        raise NotImplementedError
+    @classmethod
+    def wrap(cls, agent: Any) -> Self:
+        """The API's form of ``agent`` (an agent of the class it extends), sharing its
+        tables or parameters."""
+        if isinstance(agent, cls):
+            return agent
+        return cls(**{f.name: getattr(agent, f.name) for f in fields(agent)})
 
     def _repr_html_(self) -> str:
-        from tttlab.api.display import evaluation_html
+        from tttlab.api.display import evaluation_html, intro_html
 
         agent: Any = self
-        intro = self._intro_html()
+        intro = intro_html(agent)
         if not routine_judging(agent.geometry):
             return intro
         return intro + evaluation_html(self.evaluation())
@@ -87,32 +92,10 @@ class _Trained:
 class TrainedAgent(_Trained, LearnedAgent):
     """A table learner's agent (see the module's doc)."""
 
-    @classmethod
-    def wrap(cls, agent: LearnedAgent) -> TrainedAgent:
-        if isinstance(agent, TrainedAgent):
-            return agent
-        return cls(**{f.name: getattr(agent, f.name) for f in fields(LearnedAgent)})
-
-    def _intro_html(self) -> str:
-        from tttlab.api.display import agent_intro_html
-
-        return agent_intro_html(self)
-
 
 @dataclass(eq=False)
 class TrainedNetwork(_Trained, NetworkAgent):
     """A network learner's agent (see the module's doc)."""
-
-    @classmethod
-    def wrap(cls, agent: NetworkAgent) -> TrainedNetwork:
-        if isinstance(agent, TrainedNetwork):
-            return agent
-        return cls(**{f.name: getattr(agent, f.name) for f in fields(NetworkAgent)})
-
-    def _intro_html(self) -> str:
-        from tttlab.api.display import network_intro_html
-
-        return network_intro_html(self)
 
 
 #: What :func:`load` returns.

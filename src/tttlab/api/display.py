@@ -14,6 +14,7 @@ __all__ = [
     "agent_intro_html",
     "arena_html",
     "evaluation_html",
+    "intro_html",
     "mapping_html",
     "network_intro_html",
 ]
@@ -52,6 +53,15 @@ def evaluation_html(evaluation: Evaluation) -> str:
         ["seat", "worst case", "optimal share", "vs random W / D / L", "decisions"],
         rows,
     )
+
+
+def intro_html(agent: TrainedAgent | TrainedNetwork) -> str:
+    """A line about a learned agent: what learned it, on which board, for how long."""
+    from tttlab.agents.network import NetworkAgent
+
+    if isinstance(agent, NetworkAgent):
+        return network_intro_html(agent)
+    return agent_intro_html(agent)
 
 
 def agent_intro_html(agent: TrainedAgent) -> str:

@@ -85,6 +85,26 @@ def geometry_from(board: Geometry | None, k: int | None) -> Geometry:
         raise click.BadParameter(str(error), param_hint="'--k'") from None
 
 
+def side_option(help: str, default: str | None = None) -> Callable[[F], F]:
+    """``--as X|O`` (either case), into a ``side`` argument."""
+    return click.option(
+        "--as",
+        "side",
+        type=click.Choice(["X", "O", "x", "o"]),
+        default=default,
+        show_default=default is not None,
+        help=help,
+    )
+
+
+def file_option(
+    name: str, dest: str, help: str, required: bool = False, dash: bool = False
+) -> Callable[[F], F]:
+    """An option naming a file (not a folder; ``-`` too with ``dash``), into ``dest``."""
+    path = click.Path(dir_okay=False, allow_dash=dash, path_type=Path)
+    return click.option(name, dest, type=path, default=None, required=required, help=help)
+
+
 def seed_option(func: F) -> F:
     return click.option(
         "--seed",

@@ -10,7 +10,15 @@ import numpy as np
 
 from tttlab import api
 from tttlab.agents import Agent
-from tttlab.cli.common import CommandError, board_options, err, json_option, out, print_json
+from tttlab.cli.common import (
+    CommandError,
+    board_options,
+    err,
+    json_option,
+    out,
+    print_json,
+    side_option,
+)
 from tttlab.cli.loading import load_agents
 from tttlab.evaluation.sampled import sampled_decisions
 from tttlab.game import Geometry, Player, StateSpaceTooLarge
@@ -22,13 +30,7 @@ def _frac(x: float) -> str:
 
 @click.command("eval")
 @click.argument("agent")
-@click.option(
-    "--as",
-    "side",
-    type=click.Choice(["X", "O", "x", "o"]),
-    default=None,
-    help="Evaluate one seat only (default: every seat the agent plays).",
-)
+@side_option("Evaluate one seat only (default: every seat the agent plays).")
 @click.option(
     "--sample",
     type=click.IntRange(1, 1_000_000),

@@ -11,7 +11,7 @@ from tttlab import api
 from tttlab.agents import Agent
 from tttlab.cli.common import CommandError, out, print_json
 from tttlab.game import Geometry, Player, StateSpaceTooLarge
-from tttlab.io import save_agent_file
+from tttlab.io import save_agent
 from tttlab.planning import MDP, MDPSolution, mdp_agent
 from tttlab.planning.build import RewardScheme
 from tttlab.render import board_text
@@ -58,7 +58,7 @@ def run_mdp(
             "soft_constraint": soft_constraint,
         }
         agent = mdp_agent(mdp, solution, {"hyperparameters": header})
-        save_agent_file(out_path, agent, episodes=0, seed=0, hyperparameters=header)
+        save_agent(out_path, agent, episodes=0, seed=0, hyperparameters=header)
         summary["out"] = str(out_path)
     if as_json:
         print_json(summary)

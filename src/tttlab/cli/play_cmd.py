@@ -9,7 +9,7 @@ import numpy as np
 
 from tttlab.agents import Agent
 from tttlab.agents.network import NetworkAgent
-from tttlab.cli.common import board_options, out, seed_option
+from tttlab.cli.common import board_options, out, seed_option, side_option
 from tttlab.cli.loading import load_agents
 from tttlab.errors import TttlabError
 from tttlab.game import Geometry, Player, Position
@@ -122,14 +122,7 @@ def _play_one(
     show_default=True,
     help="Agent to play against: random, perfect, minimax (or an agent file).",
 )
-@click.option(
-    "--as",
-    "side",
-    type=click.Choice(["X", "O", "x", "o"]),
-    default="X",
-    show_default=True,
-    help="Your side; X moves first.",
-)
+@side_option("Your side; X moves first.", default="X")
 @click.option(
     "--depth",
     type=click.IntRange(min=1),

@@ -13,10 +13,12 @@ from tttlab.cli.common import (
     FiniteFloat,
     board_options,
     err,
+    file_option,
     geometry_from,
     json_option,
     out,
     print_json,
+    side_option,
     writable_target,
 )
 from tttlab.cli.loading import load_agents
@@ -47,13 +49,7 @@ def solve_summary(geometry: Geometry) -> dict[str, Any]:
 @board_options
 @json_option
 @click.option("--mdp", is_flag=True, help="Solve the game against a fixed opponent as an MDP.")
-@click.option(
-    "--as",
-    "side",
-    type=click.Choice(["X", "O", "x", "o"]),
-    default=None,
-    help="MDP: the deciding seat (default X).",
-)
+@side_option("MDP: the deciding seat (default X).")
 @click.option("--opponent", default=None, help="MDP: the fixed opponent (default random).")
 @click.option(
     "--method",
@@ -84,27 +80,9 @@ def solve_summary(geometry: Geometry) -> dict[str, Any]:
     default=None,
     help="MDP: value iteration stops when no value changes by this much.",
 )
-@click.option(
-    "--out",
-    "out_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="MDP: write the solved policy as an agent file.",
-)
-@click.option(
-    "--export-dense",
-    "dense_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="MDP: write dense P (S x S x A) and R to an .npz.",
-)
-@click.option(
-    "--export",
-    "sparse_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="MDP: write sparse P (CSR per action) and R to an .npz.",
-)
+@file_option("--out", "out_path", "MDP: write the solved policy as an agent file.")
+@file_option("--export-dense", "dense_path", "MDP: write dense P (S x S x A) and R to an .npz.")
+@file_option("--export", "sparse_path", "MDP: write sparse P (CSR per action) and R to an .npz.")
 @click.option("--explain", is_flag=True, help="MDP: show the MDP for a person.")
 @click.option(
     "--engine",

@@ -16,6 +16,7 @@ from tttlab.cli.common import (
     CommandError,
     board_options,
     err,
+    file_option,
     geometry_from,
     json_option,
     out,
@@ -53,20 +54,13 @@ from tttlab.sweep import (
     "without the dashes: " + ", ".join(h.option[2:] for h in HYPERPARAMETERS) + ". "
     "Widths take ':' between layers (hidden=64:64,128:128).",
 )
-@click.option(
+@file_option(
     "--out",
     "out_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    "Results CSV: one row per run; finished rows are skipped when run again.",
     required=True,
-    help="Results CSV: one row per run; finished rows are skipped when run again.",
 )
-@click.option(
-    "--plot",
-    "plot_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Draw the share of unbeatable seeds against episodes to this PNG.",
-)
+@file_option("--plot", "plot_path", "Draw the share of unbeatable seeds against episodes (PNG).")
 @click.option(
     "--workers",
     type=click.IntRange(min=1, max=1024),

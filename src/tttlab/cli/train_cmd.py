@@ -8,7 +8,16 @@ from typing import Any
 
 import click
 
-from tttlab.cli.common import board_options, err, json_option, out, print_json, writable_target
+from tttlab.cli.common import (
+    board_options,
+    err,
+    file_option,
+    json_option,
+    out,
+    print_json,
+    side_option,
+    writable_target,
+)
 from tttlab.cli.loading import agent_for, choose_geometry, load_files
 from tttlab.cli.options import hyperparameter_options
 from tttlab.game import Geometry, Player
@@ -16,9 +25,6 @@ from tttlab.hyperparameters import LEARNERS, NETWORK_LEARNERS
 from tttlab.training import ConsoleProgress, EventLog, Outputs, Watcher, drive, resume, start
 
 __all__ = ["train_command"]
-
-
-_FILE = click.Path(dir_okay=False, path_type=Path)
 
 
 @click.command("train")
@@ -31,28 +37,21 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
     "self-play games, default by board).",
 )
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed (default 0).")
-@click.option("--out", "out_path", type=_FILE, required=True, help="Agent file (.npz).")
+@file_option("--out", "out_path", "Agent file (.npz).", required=True)
 @hyperparameter_options
 @click.option(
     "--opponent",
     default=None,
     help="Table learners: train one seat against this fixed agent (name or file).",
 )
-@click.option(
-    "--as",
-    "side",
-    type=click.Choice(["X", "O", "x", "o"]),
-    default=None,
-    help="The learning seat against --opponent (default X).",
-)
-@click.option("--curve", type=_FILE, default=None, help="Draw the exact curve (PNG).")
-@click.option("--log", "log_path", type=_FILE, default=None, help="Curve as JSON lines.")
-@click.option(
+@side_option("The learning seat against --opponent (default X).")
+@file_option("--curve", "curve", "Draw the exact learning curve (PNG).")
+@file_option("--log", "log_path", "Write the curve's points as JSON lines.")
+@file_option(
     "--events",
     "events_path",
-    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
-    default=None,
-    help="Write progress and exact metrics as JSON lines while training ('-': stdout).",
+    "Write progress and exact metrics as JSON lines while training ('-': stdout).",
+    dash=True,
 )
 @click.option(
     "--eval-every",
@@ -66,19 +65,9 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
     default=None,
     help="Write a resumable checkpoint every N episodes (and on Ctrl-C / SIGTERM).",
 )
-@click.option(
-    "--checkpoint",
-    "checkpoint_path",
-    type=_FILE,
-    default=None,
-    help="Checkpoint file (default: OUT with .ckpt.npz).",
-)
-@click.option(
-    "--resume",
-    "resume_path",
-    type=_FILE,
-    default=None,
-    help="Continue from a checkpoint; the result equals an uninterrupted run.",
+@file_option("--checkpoint", "checkpoint_path", "Checkpoint file (default: OUT with .ckpt.npz).")
+@file_option(
+    "--resume", "resume_path", "Continue from a checkpoint; the result equals an uninterrupted run."
 )
 @board_options
 @json_option

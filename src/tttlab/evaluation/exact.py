@@ -32,6 +32,11 @@ __all__ = [
 ]
 
 
+def against_random(win: float, draw: float, loss: float) -> dict[str, Any]:
+    """The JSON of results against a uniformly random opponent: the shares and the score."""
+    return {"vs_random": {"win": win, "draw": draw, "loss": loss}, "score_vs_random": win - loss}
+
+
 @dataclass(frozen=True)
 class SeatReport:
     """Exact metrics for one seat."""
@@ -46,8 +51,7 @@ class SeatReport:
     def as_json(self) -> dict[str, Any]:
         return {
             "worst_case": self.worst_case,
-            "vs_random": {"win": self.win, "draw": self.draw, "loss": self.loss},
-            "score_vs_random": self.win - self.loss,
+            **against_random(self.win, self.draw, self.loss),
             "optimal_share": self.optimal_share,
             "decision_positions": self.decision_positions,
         }

@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 
 from tttlab.agents import Agent
+from tttlab.evaluation.exact import against_random
 from tttlab.game import Geometry, Player, Position
-from tttlab.solvers.bitboard import prove
+from tttlab.solvers.bitboard import ProofTable, prove
 from tttlab.solvers.summary import table_bits
 
 __all__ = ["SampledReport", "sampled_decisions", "sampled_evaluation"]
@@ -34,8 +35,7 @@ class SampledReport:
     def as_json(self) -> dict[str, Any]:
         return {
             "games": self.games,
-            "vs_random": {"win": self.win, "draw": self.draw, "loss": self.loss},
-            "score_vs_random": self.win - self.loss,
+            **against_random(self.win, self.draw, self.loss),
             "decisions": self.decisions,
             "optimal_share": self.optimal_share,
         }
@@ -66,13 +66,14 @@ def _judge(
     decisions: int | None = None,
 ) -> SampledReport:
     values: dict[int, int] = {}
-    bits = table_bits(geometry)
+    # One table for every proof of the evaluation, sized for the hardest (the early
+    # positions): what one proof finds, the next ones reuse.
+    table = ProofTable(table_bits(geometry))
 
     def value(p: Position) -> int:
         found = values.get(p.id)
         if found is None:
-            # Early positions of big boards need the table the empty board needs.
-            found = prove(p, table_bits=bits if p.ply < 4 else min(bits, 20)).value
+            found = prove(p, table=table).value
             values[p.id] = found
         return found
 

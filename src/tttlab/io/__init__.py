@@ -6,8 +6,6 @@ from tttlab.io.agentfile import (
     check_board,
     load_agent_file,
     save_agent,
-    save_agent_file,
-    save_network_file,
 )
 from tttlab.io.resolve import file_agent, is_builtin, resolve_agent
 
@@ -20,6 +18,4 @@ __all__ = [
     "load_agent_file",
     "resolve_agent",
     "save_agent",
-    "save_agent_file",
-    "save_network_file",
 ]

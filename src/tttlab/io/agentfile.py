@@ -59,8 +59,6 @@ __all__ = [
     "check_board",
     "load_agent_file",
     "save_agent",
-    "save_agent_file",
-    "save_network_file",
 ]
 
 #: What an agent file holds: a table agent or a network agent.
@@ -93,66 +91,6 @@ def _npy_bytes(array: npt.NDArray[Any]) -> bytes:
     return buffer.getvalue()
 
 
-def save_agent_file(
-    path: str | os.PathLike[str],
-    agent: LearnedAgent,
-    *,
-    episodes: int,
-    seed: int,
-    hyperparameters: dict[str, Any],
-    checkpoint: dict[str, Any] | None = None,
-) -> Path:
-    """Write ``agent`` to ``path`` atomically; returns the path written.
-
-    ``checkpoint`` (what :class:`tttlab.train.Trainer` needs to resume) goes into the header;
-    a checkpoint is still an ordinary agent file.
-    """
-    arrays: dict[str, npt.NDArray[Any]] = {
-        "ids": agent.space.ids[agent.layout.rows].astype(np.int64)
-    }
-    arrays.update({k: np.asarray(v, dtype=np.float64) for k, v in agent.tables.items()})
-    header = {
-        "algorithm": agent.algorithm,
-        "board": agent.geometry.name,
-        "seats": [s.name for s in agent.seats],
-        "symmetric": agent.symmetric,
-        "episodes": int(episodes),
-        "seed": int(seed),
-        "hyperparameters": hyperparameters,
-    }
-    return _write_archive(Path(path), header, arrays, checkpoint)
-
-
-def save_network_file(
-    path: str | os.PathLike[str],
-    agent: NetworkAgent,
-    *,
-    episodes: int,
-    seed: int,
-    hyperparameters: dict[str, Any],
-    checkpoint: dict[str, Any] | None = None,
-    state: dict[str, npt.NDArray[Any]] | None = None,
-) -> Path:
-    """Write a network agent to ``path`` atomically; with ``checkpoint`` (header fields)
-    and ``state`` (the trainer's arrays, ``state.NNN``) it is a resumable checkpoint."""
-    arrays: dict[str, npt.NDArray[Any]] = {
-        k: np.asarray(v, dtype=np.float32) for k, v in agent.params.items()
-    }
-    if state:
-        arrays.update({k: np.asarray(v) for k, v in state.items()})
-    header = {
-        "algorithm": agent.algorithm,
-        "board": agent.geometry.name,
-        "seats": ["X", "O"],
-        "symmetric": False,
-        "episodes": int(episodes),
-        "seed": int(seed),
-        "hyperparameters": hyperparameters,
-        "network": agent.architecture.to_json(),
-    }
-    return _write_archive(Path(path), header, arrays, checkpoint)
-
-
 def save_agent(
     path: str | os.PathLike[str],
     agent: FileAgent,
@@ -163,28 +101,32 @@ def save_agent(
     checkpoint: dict[str, Any] | None = None,
     state: dict[str, npt.NDArray[Any]] | None = None,
 ) -> Path:
-    """Write a table or a network agent (see :func:`save_agent_file` and
-    :func:`save_network_file`)."""
+    """Write a table or network agent to ``path`` atomically; returns the path written.
+
+    ``checkpoint`` (what the trainer needs to resume) goes into the header, and ``state``
+    (a network trainer's arrays, ``state.NNN``) beside the parameters; a checkpoint is still
+    an ordinary agent file.
+    """
+    fields: dict[str, Any] = {
+        "algorithm": agent.algorithm,
+        "board": agent.geometry.name,
+        "episodes": int(episodes),
+        "seed": int(seed),
+        "hyperparameters": hyperparameters,
+    }
+    arrays: dict[str, npt.NDArray[Any]]
     if isinstance(agent, NetworkAgent):
-        return save_network_file(
-            path,
-            agent,
-            episodes=episodes,
-            seed=seed,
-            hyperparameters=hyperparameters,
-            checkpoint=checkpoint,
-            state=state,
-        )
-    if state is not None:
-        raise AgentFileError("a table agent's checkpoint holds no arrays of training state")
-    return save_agent_file(
-        path,
-        agent,
-        episodes=episodes,
-        seed=seed,
-        hyperparameters=hyperparameters,
-        checkpoint=checkpoint,
-    )
+        arrays = {k: np.asarray(v, dtype=np.float32) for k, v in agent.params.items()}
+        arrays.update({k: np.asarray(v) for k, v in (state or {}).items()})
+        fields |= {"seats": ["X", "O"], "symmetric": False}
+        fields["network"] = agent.architecture.to_json()
+    else:
+        if state:
+            raise AgentFileError("a table agent's checkpoint holds no arrays of training state")
+        arrays = {"ids": agent.space.ids[agent.layout.rows].astype(np.int64)}
+        arrays.update({k: np.asarray(v, dtype=np.float64) for k, v in agent.tables.items()})
+        fields |= {"seats": [s.name for s in agent.seats], "symmetric": agent.symmetric}
+    return _write_archive(Path(path), fields, arrays, checkpoint)
 
 
 def _write_archive(

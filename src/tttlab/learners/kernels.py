@@ -23,18 +23,14 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from tttlab import schedules
+
 Q_LEARNING, SARSA, EXPECTED_SARSA, DOUBLE_Q = 0, 1, 2, 3
 
 
-@nb.njit(cache=True, inline="always")
-def scheduled(kind: int, start: float, end: float, t: int, total: int) -> float:
-    """The value of a schedule at episode ``t`` of ``total``."""
-    if kind == 0 or total <= 1:
-        return start
-    frac = min(t / (total - 1), 1.0)
-    if kind == 1:
-        return start + (end - start) * frac
-    return float(start * (end / start) ** frac)
+#: A schedule's value at an episode: the one formula of :mod:`tttlab.schedules`,
+#: compiled.
+scheduled = nb.njit(cache=True, inline="always")(schedules.scheduled)
 
 
 @nb.njit(cache=True, inline="always")
@@ -104,15 +100,22 @@ def scan(
         value = qa[row, c] + qb[row, c] if both else qa[row, c]
         total += value
         legal += 1
-        v = sign * value
-        if v > best:
-            best = v
-            ties[0] = a
-            count = 1
-        elif v == best:
-            ties[count] = a
-            count += 1
+        best, count = track_best(sign * value, a, best, ties, count)
     return sign * best, count, total / legal
+
+
+@nb.njit(cache=True, inline="always")
+def track_best(
+    value: float, a: int, best: float, ties: np.ndarray, count: int
+) -> tuple[float, int]:
+    """Fold move ``a``, worth ``value``, into the running best and the list of its ties."""
+    if value > best:
+        ties[0] = a
+        return value, 1
+    if value == best:
+        ties[count] = a
+        return best, count + 1
+    return best, count
 
 
 @nb.njit(cache=True, inline="always")
@@ -307,12 +310,5 @@ def best_afterstate(
         s2 = nxt[s, a]
         if s2 < 0:
             continue
-        value = v[crow[s2]]
-        if value > best:
-            best = value
-            ties[0] = a
-            count = 1
-        elif value == best:
-            ties[count] = a
-            count += 1
+        best, count = track_best(v[crow[s2]], a, best, ties, count)
     return pick_tie(ties, count, rng)

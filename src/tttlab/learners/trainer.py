@@ -16,21 +16,12 @@ from tttlab.errors import ConfigError
 from tttlab.game import Geometry, Player, StateSpace, TableLayout, state_space, table_layout
 from tttlab.hyperparameters import (
     TABLE_LEARNERS,
-    Schedule,
     check_options,
     chosen_schedules,
     default_schedule,
 )
 from tttlab.learners import kernels
-
-__all__ = [
-    "TrainConfig",
-    "Trainer",
-    "config_from_checkpoint",
-    "config_from_options",
-    "default_config",
-    "default_schedules",
-]
+from tttlab.schedules import Schedule
 
 _Q_CODES = {
     "q": kernels.Q_LEARNING,

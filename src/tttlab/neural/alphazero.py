@@ -25,19 +25,19 @@ import mctx
 import numpy as np
 import optax  # type: ignore[import-untyped]
 
-from tttlab.agents.network import Architecture, NetworkAgent
+from tttlab.agents.network import Architecture
 from tttlab.errors import ConfigError
 from tttlab.game import Geometry
 from tttlab.hyperparameters import BY_NAME, check_options
 from tttlab.neural.loop import (
+    IterationBudget,
     IterationTrainer,
+    Replay,
     check_fields,
-    header_fields,
-    ring_write,
     uniform_legal,
 )
-from tttlab.neural.network import Network, init_network, to_params
-from tttlab.vector import State, make
+from tttlab.neural.network import Network
+from tttlab.vector import State
 
 __all__ = ["AlphaZeroConfig", "AlphaZeroTrainer"]
 
@@ -45,7 +45,7 @@ LEARNER = "alphazero"
 
 
 @dataclass(frozen=True)
-class AlphaZeroConfig:
+class AlphaZeroConfig(IterationBudget):
     """Everything that fixes a run (with the seed, it fixes the result on a CPU). The
     defaults, ranges and help of the options are declared in :mod:`tttlab.hyperparameters`.
 
@@ -93,14 +93,6 @@ class AlphaZeroConfig:
     def random_plies(self) -> int:
         return max(0, self.geometry.cells - 2) if self.opening is None else self.opening
 
-    @property
-    def games_per_iteration(self) -> int:
-        return min(self.batch, self.episodes)
-
-    @property
-    def iterations(self) -> int:
-        return -(-self.episodes // self.games_per_iteration)
-
     def header(self) -> dict[str, Any]:
         """The hyperparameters, as agent files and ``--json`` show them."""
         return {
@@ -125,67 +117,47 @@ class AlphaZeroConfig:
             geometry=geometry, episodes=episodes, seed=seed, **check_options(LEARNER, options)
         )
 
-    @classmethod
-    def from_header(
-        cls, geometry: Geometry, episodes: int, seed: int, header: dict[str, Any]
-    ) -> AlphaZeroConfig:
-        return cls(geometry=geometry, episodes=episodes, seed=seed, **header_fields(cls, header))
-
 
 _MIN_LOGIT = float(np.finfo(np.float32).min)
 
 
 class _Carry(eqx.Module):
-    """What one iteration reads and writes: the network, the optimiser, the replay."""
+    """What one iteration reads and writes: the network, the optimiser, the replay of
+    (observation (cells, 2) bool, search policy (cells,), result, weight: 1 for a real
+    position, 0 for padding or an opening move)."""
 
     network: Network
     opt_state: Any
     key: jax.Array
-    obs: jax.Array  # (capacity, cells, 2) bool
-    policy: jax.Array  # (capacity, cells) float32
-    value: jax.Array  # (capacity,) float32
-    weight: jax.Array  # (capacity,) float32: 1 for a real position, 0 for padding
-    cursor: jax.Array  # int32: the next slot to write
-    filled: jax.Array  # int32: slots written so far (at most capacity)
+    replay: Replay
 
 
 class AlphaZeroTrainer(IterationTrainer):
     """Runs iterations of self-play and learning; checkpoints are plain arrays."""
 
+    algorithm = LEARNER
+
     def __init__(self, config: AlphaZeroConfig) -> None:
-        self.config = config
-        self.env = make(config.geometry)
-        g = config.geometry
-        self.cells = g.cells
-        self.perms = jnp.asarray(np.array(g.symmetries, dtype=np.int32))
-        self.optimizer = optax.adam(config.learning_rate)
-        self.per_iteration = config.games_per_iteration * g.cells
-        self.capacity = self.per_iteration * config.replay
-        key = jax.random.PRNGKey(config.seed)
-        key, init_key = jax.random.split(key)
-        network = init_network(config.architecture, init_key)
+        key, network = self._prepare(config, optax.adam(config.learning_rate))
+        n, cells = self.capacity, self.cells
         self.carry = _Carry(
             network=network,
             opt_state=self.optimizer.init(eqx.filter(network, eqx.is_array)),
             key=key,
-            obs=jnp.zeros((self.capacity, g.cells, 2), jnp.bool_),
-            policy=jnp.zeros((self.capacity, g.cells), jnp.float32),
-            value=jnp.zeros(self.capacity, jnp.float32),
-            weight=jnp.zeros(self.capacity, jnp.float32),
-            cursor=jnp.int32(0),
-            filled=jnp.int32(0),
+            replay=Replay.empty(
+                (
+                    jnp.zeros((n, cells, 2), jnp.bool_),
+                    jnp.zeros((n, cells), jnp.float32),
+                    jnp.zeros(n, jnp.float32),
+                    jnp.zeros(n, jnp.float32),
+                )
+            ),
         )
         super().__init__()
 
-    def agent(self, label: str = "") -> NetworkAgent:
-        """The network as it is now, as a (numpy) agent."""
-        return NetworkAgent(
-            "alphazero",
-            self.config.geometry,
-            self.config.architecture,
-            to_params(self.config.architecture, self.carry.network),
-            label=label,
-        )
+    def _playing(self) -> Network:
+        network: Network = self.carry.network
+        return network
 
     # -- one iteration ------------------------------------------------------------------
     def _recurrent(
@@ -275,18 +247,14 @@ class AlphaZeroTrainer(IterationTrainer):
             value.reshape(n),
             valid.reshape(n),
         )
-        start = carry.cursor
-        replay = ring_write((carry.obs, carry.policy, carry.value, carry.weight), flat, start)
-        filled = jnp.minimum(carry.filled + n, self.capacity)
-        cursor = (start + n) % self.capacity
+        replay = carry.replay.write(flat)
 
         def update(
             state: tuple[Network, Any], key: jax.Array
         ) -> tuple[tuple[Network, Any], jax.Array]:
             network, opt_state = state
             k_pick, k_sym = jax.random.split(key)
-            pick = jax.random.randint(k_pick, (cfg.minibatch,), 0, filled)
-            o, p, v, w = (a[pick] for a in replay)
+            o, p, v, w = replay.pick(k_pick, cfg.minibatch)
             if cfg.augment:
                 perm = self.perms[jax.random.randint(k_sym, (cfg.minibatch,), 0, len(self.perms))]
                 o = jnp.take_along_axis(o, perm[:, :, None], axis=1)
@@ -304,15 +272,5 @@ class AlphaZeroTrainer(IterationTrainer):
             update, (carry.network, carry.opt_state), jax.random.split(train_key, cfg.updates)
         )
         last = losses[-1] if cfg.updates else jnp.zeros(3)
-        new = _Carry(
-            network=network,
-            opt_state=opt_state,
-            key=key,
-            obs=replay[0],
-            policy=replay[1],
-            value=replay[2],
-            weight=replay[3],
-            cursor=cursor,
-            filled=filled,
-        )
+        new = _Carry(network=network, opt_state=opt_state, key=key, replay=replay)
         return new, {"loss": last[0], "policy_loss": last[1], "value_loss": last[2]}

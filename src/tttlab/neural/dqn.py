@@ -32,24 +32,24 @@ import jax.numpy as jnp
 import numpy as np
 import optax  # type: ignore[import-untyped]
 
-from tttlab.agents.network import Architecture, NetworkAgent
+from tttlab.agents.network import Architecture
 from tttlab.game import Geometry
 from tttlab.hyperparameters import (
     BY_NAME,
-    Schedule,
     check_options,
     chosen_schedules,
     default_schedule,
 )
 from tttlab.neural.loop import (
+    IterationBudget,
     IterationTrainer,
+    Replay,
     check_fields,
-    header_fields,
-    ring_write,
     uniform_legal,
 )
-from tttlab.neural.network import Network, init_network, to_params
-from tttlab.vector import State, make
+from tttlab.neural.network import Network
+from tttlab.schedules import Schedule
+from tttlab.vector import State
 
 __all__ = ["DQNConfig", "DQNTrainer", "schedule_value"]
 
@@ -68,7 +68,7 @@ def schedule_value(schedule: Schedule, t: jax.Array, total: int) -> jax.Array:
 
 
 @dataclass(frozen=True)
-class DQNConfig:
+class DQNConfig(IterationBudget):
     """Everything that fixes a run (with the seed, it fixes the result on a CPU). The
     defaults, ranges and help of the options are declared in :mod:`tttlab.hyperparameters`.
 
@@ -116,14 +116,6 @@ class DQNConfig:
     def architecture(self) -> Architecture:
         return Architecture(self.geometry.cells, self.hidden, "q", self.perspective)
 
-    @property
-    def games_per_iteration(self) -> int:
-        return min(self.batch, self.episodes)
-
-    @property
-    def iterations(self) -> int:
-        return -(-self.episodes // self.games_per_iteration)
-
     def header(self) -> dict[str, Any]:
         """The hyperparameters, as agent files and ``--json`` show them."""
         return {
@@ -156,12 +148,6 @@ class DQNConfig:
         chosen.update(schedules)
         return cls(geometry=geometry, episodes=episodes, seed=seed, **chosen)
 
-    @classmethod
-    def from_header(
-        cls, geometry: Geometry, episodes: int, seed: int, header: dict[str, Any]
-    ) -> DQNConfig:
-        return cls(geometry=geometry, episodes=episodes, seed=seed, **header_fields(cls, header))
-
 
 class Batch(eqx.Module):
     """Transitions (s, a, r, s′): positions from the mover's side, the reward for the
@@ -180,9 +166,7 @@ class _Carry(eqx.Module):
     target: Network
     opt_state: Any
     key: jax.Array
-    replay: Batch
-    cursor: jax.Array  # int32: the next slot to write
-    filled: jax.Array  # int32: slots written so far (at most capacity)
+    replay: Replay  # of Batch rows
     steps: jax.Array  # int32: gradient steps so far
 
 
@@ -194,50 +178,36 @@ def _x_to_move(obs: jax.Array) -> jax.Array:
 class DQNTrainer(IterationTrainer):
     """Runs iterations of ε-greedy self-play and Q-learning; checkpoints are arrays."""
 
+    algorithm = LEARNER
+
     def __init__(self, config: DQNConfig) -> None:
-        self.config = config
-        self.env = make(config.geometry)
-        g = config.geometry
-        self.cells = g.cells
-        perms = np.array(g.symmetries, dtype=np.int32)
-        self.perms = jnp.asarray(perms)
-        self.inverse = jnp.asarray(np.argsort(perms, axis=1).astype(np.int32))
         total_steps = config.iterations * config.updates
-        self.optimizer = optax.adam(lambda t: schedule_value(config.alpha, t, total_steps))
-        self.per_iteration = config.games_per_iteration * g.cells
-        self.capacity = self.per_iteration * config.replay
-        key = jax.random.PRNGKey(config.seed)
-        key, init_key = jax.random.split(key)
-        network = init_network(config.architecture, init_key)
-        n = self.capacity
+        optimizer = optax.adam(lambda t: schedule_value(config.alpha, t, total_steps))
+        key, network = self._prepare(config, optimizer)
+        self.inverse = jnp.asarray(np.argsort(np.asarray(self.perms), axis=1).astype(np.int32))
+        n, cells = self.capacity, self.cells
         self.carry = _Carry(
             online=network,
             target=network,
             opt_state=self.optimizer.init(eqx.filter(network, eqx.is_array)),
             key=key,
-            replay=Batch(
-                obs=jnp.zeros((n, g.cells, 2), jnp.bool_),
-                action=jnp.zeros(n, jnp.int32),
-                reward=jnp.zeros(n, jnp.float32),
-                next_obs=jnp.zeros((n, g.cells, 2), jnp.bool_),
-                done=jnp.zeros(n, jnp.bool_),
-                weight=jnp.zeros(n, jnp.float32),
+            replay=Replay.empty(
+                Batch(
+                    obs=jnp.zeros((n, cells, 2), jnp.bool_),
+                    action=jnp.zeros(n, jnp.int32),
+                    reward=jnp.zeros(n, jnp.float32),
+                    next_obs=jnp.zeros((n, cells, 2), jnp.bool_),
+                    done=jnp.zeros(n, jnp.bool_),
+                    weight=jnp.zeros(n, jnp.float32),
+                )
             ),
-            cursor=jnp.int32(0),
-            filled=jnp.int32(0),
             steps=jnp.int32(0),
         )
         super().__init__()
 
-    def agent(self, label: str = "") -> NetworkAgent:
-        """The online network as it is now, as a (numpy) agent."""
-        return NetworkAgent(
-            "dqn",
-            self.config.geometry,
-            self.config.architecture,
-            to_params(self.config.architecture, self.carry.online),
-            label=label,
-        )
+    def _playing(self) -> Network:
+        online: Network = self.carry.online
+        return online
 
     # -- the rule -----------------------------------------------------------------------
     def q_values(self, network: Network, obs: jax.Array) -> jax.Array:
@@ -330,20 +300,14 @@ class DQNTrainer(IterationTrainer):
         key, play_key, train_key = jax.random.split(carry.key, 3)
         episode = iteration * cfg.games_per_iteration
         epsilon = schedule_value(cfg.epsilon, episode, cfg.episodes)
-        fresh = self._selfplay(carry.online, play_key, epsilon)
-        leaves, treedef = jax.tree_util.tree_flatten(carry.replay)
-        written = ring_write(tuple(leaves), tuple(jax.tree_util.tree_leaves(fresh)), carry.cursor)
-        replay: Batch = jax.tree_util.tree_unflatten(treedef, written)
-        filled = jnp.minimum(carry.filled + self.per_iteration, self.capacity)
-        cursor = (carry.cursor + self.per_iteration) % self.capacity
+        replay = carry.replay.write(self._selfplay(carry.online, play_key, epsilon))
 
         def step(
             state: tuple[Network, Network, Any, jax.Array], key: jax.Array
         ) -> tuple[tuple[Network, Network, Any, jax.Array], jax.Array]:
             online, target, opt_state, steps = state
             k_pick, k_sym = jax.random.split(key)
-            pick = jax.random.randint(k_pick, (cfg.minibatch,), 0, filled)
-            batch = jax.tree_util.tree_map(lambda a: a[pick], replay)
+            batch: Batch = replay.pick(k_pick, cfg.minibatch)
             if cfg.augment:
                 batch = self._augment(batch, k_sym)
             online, opt_state, loss = self.update(online, target, opt_state, batch)
@@ -357,15 +321,6 @@ class DQNTrainer(IterationTrainer):
             (carry.online, carry.target, carry.opt_state, carry.steps),
             jax.random.split(train_key, cfg.updates),
         )
-        new = _Carry(
-            online=online,
-            target=target,
-            opt_state=opt_state,
-            key=key,
-            replay=replay,
-            cursor=cursor,
-            filled=filled,
-            steps=steps,
-        )
+        new = _Carry(online, target, opt_state, key, replay, steps)
         last = losses[-1] if cfg.updates else jnp.float32(0)
         return new, {"loss": last, "epsilon": epsilon}

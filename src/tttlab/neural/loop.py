@@ -4,18 +4,30 @@ games, one jitted iteration over a carry of arrays, and checkpoints of that carr
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Self
 
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from tttlab.agents.network import NetworkAgent
 from tttlab.errors import ConfigError
-from tttlab.hyperparameters import Schedule, for_learner
-from tttlab.vector import State
+from tttlab.game import Geometry
+from tttlab.hyperparameters import for_learner
+from tttlab.neural.network import Network, init_network, to_params
+from tttlab.schedules import Schedule
+from tttlab.vector import State, make
 
-__all__ = ["IterationTrainer", "check_fields", "header_fields", "ring_write", "uniform_legal"]
+__all__ = [
+    "IterationBudget",
+    "IterationTrainer",
+    "Replay",
+    "check_fields",
+    "header_fields",
+    "ring_write",
+    "uniform_legal",
+]
 
 
 def check_fields(config: Any, learner: str) -> None:
@@ -29,6 +41,28 @@ def check_fields(config: Any, learner: str) -> None:
         value = getattr(config, entry.name, None)
         if value is not None and not isinstance(value, Schedule):
             entry.check(value)
+
+
+class IterationBudget:
+    """What the network learners' configurations share: their budget in whole iterations
+    of ``batch`` games, and rebuilding them from an agent file's header (a resumed run)."""
+
+    episodes: int
+    batch: int
+
+    @property
+    def games_per_iteration(self) -> int:
+        return min(self.batch, self.episodes)
+
+    @property
+    def iterations(self) -> int:
+        return -(-self.episodes // self.games_per_iteration)
+
+    @classmethod
+    def from_header(
+        cls, geometry: Geometry, episodes: int, seed: int, header: dict[str, Any]
+    ) -> Self:
+        return cls(geometry=geometry, episodes=episodes, seed=seed, **header_fields(cls, header))  # type: ignore[call-arg]
 
 
 def header_fields(config_class: Any, header: dict[str, Any]) -> dict[str, Any]:
@@ -53,14 +87,48 @@ def uniform_legal(key: jax.Array, state: State) -> jax.Array:
     return jnp.argmax(jnp.where(state.legal_action_mask, noise, -1.0), axis=-1)
 
 
+class Replay(eqx.Module):
+    """A ring of recent positions: ``data`` is a pytree of arrays of ``capacity`` rows; each
+    iteration writes its rows at ``cursor`` (capacities are whole multiples of them)."""
+
+    data: Any
+    cursor: jax.Array  # int32: the next slot to write
+    filled: jax.Array  # int32: slots written so far (at most capacity)
+
+    @classmethod
+    def empty(cls, data: Any) -> Replay:
+        return cls(data, jnp.int32(0), jnp.int32(0))
+
+    def write(self, fresh: Any) -> Replay:
+        """This replay with the rows of ``fresh`` (the same pytree) written in."""
+        leaves, treedef = jax.tree_util.tree_flatten(self.data)
+        new = jax.tree_util.tree_leaves(fresh)
+        rows, capacity = new[0].shape[0], leaves[0].shape[0]
+        written = ring_write(tuple(leaves), tuple(new), self.cursor)
+        return Replay(
+            jax.tree_util.tree_unflatten(treedef, written),
+            (self.cursor + rows) % capacity,
+            jnp.minimum(self.filled + rows, capacity),
+        )
+
+    def pick(self, key: jax.Array, count: int) -> Any:
+        """``count`` rows drawn uniformly (with repeats) from those written."""
+        rows = jax.random.randint(key, (count,), 0, self.filled)
+        return jax.tree_util.tree_map(lambda a: a[rows], self.data)
+
+
 class IterationTrainer:
     """Runs jitted iterations of ``config.games_per_iteration`` games each.
 
-    A subclass sets ``self.config`` (with ``games_per_iteration`` and ``iterations``) and
-    ``self.carry`` (an equinox module of arrays), then calls ``super().__init__()``, and
-    defines ``_iterate(carry, iteration) -> (carry, metrics)``.
+    A subclass calls :meth:`_prepare` (which sets the board, the symmetries, the optimiser
+    and the replay's size, and gives the first key and network), sets ``self.carry`` (an
+    equinox module of arrays), then calls ``super().__init__()``; it defines
+    ``_iterate(carry, iteration) -> (carry, metrics)`` and ``_playing`` (the network that
+    plays).
     """
 
+    #: The learner's name in agent files.
+    algorithm: str
     config: Any
     carry: Any
 
@@ -68,8 +136,33 @@ class IterationTrainer:
         self.iteration = 0
         self._step = eqx.filter_jit(self._iterate)
 
+    def _prepare(self, config: Any, optimizer: Any) -> tuple[jax.Array, Network]:
+        self.config = config
+        self.env = make(config.geometry)
+        self.cells = config.geometry.cells
+        self.perms = jnp.asarray(np.array(config.geometry.symmetries, dtype=np.int32))
+        self.optimizer = optimizer
+        self.per_iteration = config.games_per_iteration * self.cells
+        self.capacity = self.per_iteration * config.replay
+        key, init_key = jax.random.split(jax.random.PRNGKey(config.seed))
+        return key, init_network(config.architecture, init_key)
+
     def _iterate(self, carry: Any, iteration: jax.Array) -> tuple[Any, dict[str, jax.Array]]:
         raise NotImplementedError
+
+    def _playing(self) -> Network:
+        raise NotImplementedError
+
+    def agent(self, label: str = "") -> NetworkAgent:
+        """The network that plays, as it is now, as a (numpy) agent."""
+        architecture = self.config.architecture
+        return NetworkAgent(
+            self.algorithm,
+            self.config.geometry,
+            architecture,
+            to_params(architecture, self._playing()),
+            label=label,
+        )
 
     @property
     def done(self) -> int:

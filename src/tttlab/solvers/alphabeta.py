@@ -20,7 +20,17 @@ from tttlab.game import Geometry, Position
 
 __all__ = ["AlphaBeta", "SearchResult"]
 
-_EXACT, _LOWER, _UPPER = 0, 1, 2
+#: What a transposition-table entry holds: the exact value, or a lower or upper bound.
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+def settles(flag: int, value: float, alpha: float, beta: float) -> bool:
+    """Whether a stored result decides a node searched with the window (alpha, beta): an
+    exact value, or a bound outside the window. Plain Python, which the compiled proof
+    search (:mod:`tttlab.solvers.bitboard`) compiles as it is: one rule for both."""
+    return flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha)
+
+
 _INF = math.inf
 _UNLIMITED = 1 << 30
 
@@ -147,13 +157,8 @@ class AlphaBeta:
         if entry is not None:
             entry_depth, flag, value, best_first = entry
             # Heuristic leaves make a result depend on the depth it was searched to.
-            if entry_depth >= depth:
-                if flag == _EXACT:
-                    return value
-                if flag == _LOWER and value >= beta:
-                    return value
-                if flag == _UPPER and value <= alpha:
-                    return value
+            if entry_depth >= depth and settles(flag, value, alpha, beta):
+                return value
         if depth == 0:
             self._cut = True
             return self._heuristic(cells, mover)
@@ -191,7 +196,7 @@ class AlphaBeta:
             alpha = max(alpha, best)
             if alpha >= beta:
                 break
-        flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
+        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
         stored = _UNLIMITED if self.max_depth is None else depth
         self._table[state_id] = (stored, flag, best, best_move)
         return best

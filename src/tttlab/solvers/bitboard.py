@@ -23,10 +23,12 @@ import numpy.typing as npt
 from tttlab.errors import TttlabError
 from tttlab.game import Geometry, Position
 from tttlab.limits import SEARCH_CELLS
+from tttlab.solvers import alphabeta
+from tttlab.solvers.alphabeta import EXACT, LOWER, UPPER
 
-__all__ = ["MAX_SEARCH_CELLS", "Proof", "SearchTooLarge", "prove"]
+__all__ = ["MAX_SEARCH_CELLS", "Proof", "ProofTable", "SearchTooLarge", "prove"]
 
-_EXACT, _LOWER, _UPPER = 0, 1, 2
+_settles = nb.njit(cache=True, inline="always")(alphabeta.settles)
 
 
 @nb.njit(cache=True, inline="always")
@@ -84,11 +86,7 @@ def _negamax(
     if keys[slot] == canon:
         value = int(vals[slot])
         flag = flags[slot]
-        if flag == _EXACT:
-            return value
-        if flag == _LOWER and value >= beta:
-            return value
-        if flag == _UPPER and value <= alpha:
+        if _settles(flag, value, alpha, beta):
             return value
         hint = int(best_moves[slot])
 
@@ -145,11 +143,13 @@ def _negamax(
         if alpha >= beta:
             break
     if best <= alpha0:
-        flag = _UPPER
+        flag = UPPER
     elif best >= beta:
-        flag = _LOWER
+        flag = LOWER
     else:
-        flag = _EXACT
+        flag = EXACT
+    if keys[slot] < 0:
+        nodes[2] += 1  # a new entry (an overwritten one is not)
     keys[slot] = canon
     vals[slot] = best
     flags[slot] = flag
@@ -165,6 +165,32 @@ DEFAULT_NODE_BUDGET = 400_000_000
 
 class SearchTooLarge(TttlabError):
     """A proof search that is refused, or that ran out of its node budget."""
+
+
+class ProofTable:
+    """The proof search's transposition table, which several proofs on one board may share:
+    an entry is a fact about a position (its value for the mover, or a bound on it), true
+    whatever the root, so a later proof reuses what an earlier one found. Judging many
+    positions of one game (sampled evaluation) then costs far less than a table per proof.
+    """
+
+    def __init__(self, bits: int) -> None:
+        size = 1 << bits
+        self.keys = np.full(size, -1, dtype=np.int64)
+        self.vals = np.zeros(size, dtype=np.int8)
+        self.flags = np.zeros(size, dtype=np.int8)
+        self.best_moves = np.full(size, -1, dtype=np.int8)
+        self.entries = 0
+
+    @property
+    def slots(self) -> int:
+        return int(self.keys.shape[0])
+
+    def clear(self) -> None:
+        """Forget everything (after a search stopped half-way, whose entries are not facts)."""
+        self.keys.fill(-1)
+        self.best_moves.fill(-1)
+        self.entries = 0
 
 
 @dataclass(frozen=True)
@@ -201,9 +227,13 @@ def _tables(
 
 
 def prove(
-    position: Position, table_bits: int = 23, node_budget: int = DEFAULT_NODE_BUDGET
+    position: Position,
+    table_bits: int = 23,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    table: ProofTable | None = None,
 ) -> Proof:
-    """The game-theoretic value of ``position`` (from X's side), by compiled search.
+    """The game-theoretic value of ``position`` (from X's side), by compiled search, with a
+    table of ``2**table_bits`` slots, or ``table`` (shared with other proofs on the board).
 
     >>> prove(Position.initial()).value
     0
@@ -226,12 +256,8 @@ def prove(
         ],
         dtype=np.int64,
     )
-    size = 1 << table_bits
-    keys = np.full(size, -1, dtype=np.int64)
-    vals = np.zeros(size, dtype=np.int8)
-    flags = np.zeros(size, dtype=np.int8)
-    best_moves = np.full(size, -1, dtype=np.int8)
-    nodes = np.array([0, node_budget], dtype=np.int64)  # visited, budget
+    table = table if table is not None else ProofTable(table_bits)
+    nodes = np.array([0, node_budget, table.entries], dtype=np.int64)  # visited, budget, stored
     full = (1 << g.cells) - 1
     started = time.perf_counter()
     value = _negamax(
@@ -245,18 +271,20 @@ def prove(
         g.k,
         order,
         weights,
-        keys,
-        vals,
-        flags,
-        best_moves,
+        table.keys,
+        table.vals,
+        table.flags,
+        table.best_moves,
         full,
         nodes,
     )
     seconds = time.perf_counter() - started
+    table.entries = int(nodes[2])
     if nodes[0] > node_budget:
+        table.clear()
         raise SearchTooLarge(
             f"{g.name} was not proved within {node_budget:,} nodes ({seconds:.0f} s); "
             "the search was stopped"
         )
     x_value = value if mover == 1 else -value
-    return Proof(int(x_value), int(nodes[0]), int((keys >= 0).sum()), size, seconds)
+    return Proof(int(x_value), int(nodes[0]), table.entries, table.slots, seconds)

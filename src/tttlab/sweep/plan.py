@@ -24,16 +24,6 @@ from tttlab.limits import EXACT_JUDGE_POSITIONS
 from tttlab.solvers import solve_table
 from tttlab.training import check_config, drive, start
 
-__all__ = [
-    "Run",
-    "SweepError",
-    "parse_episodes",
-    "parse_seeds",
-    "parse_sets",
-    "plan_runs",
-    "run_one",
-]
-
 _SEEDS = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
 
 

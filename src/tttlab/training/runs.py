@@ -24,7 +24,7 @@ from tttlab.hyperparameters import (
     check_options,
     default_episodes,
 )
-from tttlab.io import load_agent_file, resolve_agent, save_agent
+from tttlab.io import FileAgent, load_agent_file, resolve_agent, save_agent
 from tttlab.learners import (
     TrainConfig,
     Trainer,
@@ -85,13 +85,26 @@ class Run(ABC):
         returns the latest metrics (loss, epsilon, ...)."""
 
     @abstractmethod
-    def agent(self, label: str = "") -> Agent:
+    def agent(self, label: str = "") -> FileAgent:
         """The agent as it plays now."""
 
     @abstractmethod
+    def _checkpoint(self) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """What resuming needs: header fields, and arrays of training state (or None)."""
+
     def save(self, path: Path, *, checkpoint: bool = False) -> Path:
         """Write the agent file (atomically); with ``checkpoint``, everything needed to
         resume exactly."""
+        data, state = self._checkpoint() if checkpoint else (None, None)
+        return save_agent(
+            path,
+            self.agent(label=path.name),
+            episodes=self.done,
+            seed=self.seed,
+            hyperparameters=self.header(),
+            checkpoint=data,
+            state=state,
+        )
 
 
 class TableRun(Run):
@@ -132,15 +145,8 @@ class TableRun(Run):
     def agent(self, label: str = "") -> LearnedAgent:
         return self.trainer.agent(label=label)
 
-    def save(self, path: Path, *, checkpoint: bool = False) -> Path:
-        return save_agent(
-            path,
-            self.agent(label=path.name),
-            episodes=self.done,
-            seed=self.seed,
-            hyperparameters=self.header(),
-            checkpoint=self.trainer.checkpoint() if checkpoint else None,
-        )
+    def _checkpoint(self) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        return self.trainer.checkpoint(), None
 
 
 class NetworkRun(Run):
@@ -183,18 +189,9 @@ class NetworkRun(Run):
         agent: NetworkAgent = self.trainer.agent(label=label)
         return agent
 
-    def save(self, path: Path, *, checkpoint: bool = False) -> Path:
-        return save_agent(
-            path,
-            self.agent(label=path.name),
-            episodes=self.done,
-            seed=self.seed,
-            hyperparameters=self.header(),
-            checkpoint={"iteration": self.trainer.iteration, "episodes": self.config.episodes}
-            if checkpoint
-            else None,
-            state=self.trainer.checkpoint_arrays() if checkpoint else None,
-        )
+    def _checkpoint(self) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        data = {"iteration": self.trainer.iteration, "episodes": self.config.episodes}
+        return data, self.trainer.checkpoint_arrays()
 
 
 _NETWORK_CLASSES = {

@@ -186,6 +186,10 @@ def create_app(
     async def work(name: str, **args: Any) -> Any:
         return await in_thread("work", partial(pool.call, name, args, timeout))
 
+    async def agent_work(name: str, **args: Any) -> dict[str, Any]:
+        """Work on the agents of this server's folder, in a worker."""
+        return dict(await work(name, folder=where, **args))
+
     @app.middleware("http")
     async def limit_body(
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
@@ -267,16 +271,12 @@ def create_app(
     @app.post("/api/move", response_model=MoveResponse, responses=ERRORS)
     async def move(body: AgentRequest) -> dict[str, Any]:
         board, position = _checked(body.board, body.position)
-        return dict(
-            await work("move", folder=where, agent=body.agent, board=board, position=position)
-        )
+        return await agent_work("move", agent=body.agent, board=board, position=position)
 
     @app.post("/api/values", response_model=ValuesResponse, responses=ERRORS)
     async def values(body: AgentRequest) -> dict[str, Any]:
         board, position = _checked(body.board, body.position)
-        return dict(
-            await work("values", folder=where, agent=body.agent, board=board, position=position)
-        )
+        return await agent_work("values", agent=body.agent, board=board, position=position)
 
     @app.post("/api/exact", response_model=ExactResponse, responses=ERRORS)
     async def exact(body: ExactRequest) -> dict[str, Any]:
@@ -299,7 +299,7 @@ def create_app(
     async def evaluate_agent(body: EvaluateRequest) -> dict[str, Any]:
         geometry = _geometry(body.board)
         _tables(geometry, "exact evaluation")
-        return dict(await work("evaluate", folder=where, agent=body.agent, board=geometry.name))
+        return await agent_work("evaluate", agent=body.agent, board=geometry.name)
 
     @app.post("/api/mistakes", responses=ERRORS)
     async def list_mistakes(body: MistakesRequest) -> dict[str, Any]:
@@ -307,16 +307,8 @@ def create_app(
         counts against its optimal share), most likely first against a random opponent."""
         geometry = _geometry(body.board)
         _tables(geometry, "the exact list of mistakes")
-        return dict(
-            await work(
-                "mistakes",
-                folder=where,
-                agent=body.agent,
-                board=geometry.name,
-                seat=body.seat,
-                limit=body.limit,
-            )
-        )
+        args = {"seat": body.seat, "limit": body.limit}
+        return await agent_work("mistakes", agent=body.agent, board=geometry.name, **args)
 
     @app.post("/api/arena", responses=ERRORS)
     async def arena(body: ArenaRequest) -> dict[str, Any]:
@@ -325,16 +317,8 @@ def create_app(
         geometry = _geometry(body.board)
         if len(set(body.agents)) != len(body.agents):
             raise ApiError(400, "each agent may enter the arena once")
-        return dict(
-            await work(
-                "arena",
-                folder=where,
-                agents=body.agents,
-                board=geometry.name,
-                games=body.games,
-                seed=body.seed,
-            )
-        )
+        args = {"games": body.games, "seed": body.seed}
+        return await agent_work("arena", agents=body.agents, board=geometry.name, **args)
 
     @app.get("/api/algorithms")
     def train_options() -> dict[str, Any]:
