@@ -64,3 +64,27 @@ def solution3() -> Solution:
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(12345)
+
+
+#: Modules whose module-scoped fixtures cost seconds (a trained network, a server): each runs
+#: on one xdist worker, so the fixture is built once (``make test`` uses --dist loadgroup).
+ONE_WORKER = (
+    "tests/cli/test_alphazero.py",
+    "tests/cli/test_dqn.py",
+    "tests/neural/test_alphazero.py",
+    "tests/neural/test_dqn.py",
+    "tests/web/test_browser.py",
+    "tests/web/test_lab_browser.py",
+    "tests/web/test_lab_api.py",
+)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        module = item.nodeid.split("::", 1)[0]
+        if module in ONE_WORKER:
+            item.add_marker(pytest.mark.xdist_group(name=module))
+    # The longest group (one Ray cluster for its module) goes first, so that it never is
+    # the last thing the suite waits for.
+    items.sort(key=lambda item: "test_ray_cluster" not in item.nodeid)

@@ -199,7 +199,7 @@ def test_another_version_is_refused_and_a_stopped_sweep_cancels_its_runs(
 
 def test_cluster_stopped_mid_sweep_then_finished_locally(cluster: Cluster, tmp_path: Path) -> None:
     out = tmp_path / "stopped.csv"
-    args = sweep(out, "0-5", "--address", cluster.address, episodes=1_500_000)
+    args = sweep(out, "0-5", "--address", cluster.address, episodes=1_000_000)
     proc = start(args)
     try:
         wait_for_rows(out, 3, proc)
