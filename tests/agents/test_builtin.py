@@ -70,8 +70,14 @@ def test_minimax_plays_exactly_the_perfect_moves(space3: StateSpace) -> None:
         assert minimax.move_probabilities(p) == perfect.move_probabilities(p)
 
 
-def _exact_result(agent: Agent, side: Player, p: Position) -> dict[str, Fraction]:
-    """Exact W/D/L of ``agent`` on ``side`` against uniform random, over the game tree."""
+def _exact_result(
+    agent: Agent, side: Player, p: Position, memo: dict[int, dict[str, Fraction]] | None = None
+) -> dict[str, Fraction]:
+    """Exact W/D/L of ``agent`` on ``side`` against uniform random, by recursion over the
+    game graph (each position's result computed once, as the games through it share it)."""
+    memo = {} if memo is None else memo
+    if p.id in memo:
+        return memo[p.id]
     if p.is_terminal:
         key = "draw" if p.winner is None else ("win" if p.winner is side else "loss")
         return {"win": Fraction(0), "draw": Fraction(0), "loss": Fraction(0)} | {key: Fraction(1)}
@@ -83,8 +89,9 @@ def _exact_result(agent: Agent, side: Player, p: Position) -> dict[str, Fraction
         dist = {m: Fraction(1, len(p.legal_moves)) for m in p.legal_moves}
     total = {"win": Fraction(0), "draw": Fraction(0), "loss": Fraction(0)}
     for m, pr in dist.items():
-        for k, v in _exact_result(agent, side, p.apply(m)).items():
+        for k, v in _exact_result(agent, side, p.apply(m), memo).items():
             total[k] += pr * v
+    memo[p.id] = total
     return total
 
 

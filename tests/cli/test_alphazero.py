@@ -157,4 +157,8 @@ def test_a_board_beyond_tables_trains_and_is_judged_by_sampling(tmp_path: Path) 
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["board"] == "4x5k4"
+    assert "evaluation" not in summary  # past the tables, judging is a choice: sampled here
     assert load_agent_file(out).geometry.cells == 20
+    judged = json.loads(ttt("eval", str(out), "--sample", "20", "--json").stdout)
+    assert all(judged[seat]["sampled"] for seat in "XO")
+    assert judged["X"]["decisions"] >= 20

@@ -35,10 +35,11 @@ def test_values_and_the_written_agent(
     if side == "X":
         assert r["vs_random"]["win"] == pytest.approx(191 / 192, abs=1e-12)
         assert r["vs_random"]["loss"] == 0
-    policy = json.loads(ttt("policy", str(out), "--json").stdout)["moves"]
-    assert policy
-    played = ttt("play", "--opponent", str(out), "--as", "O" if side == "X" else "X", input="q\n")
-    assert played.returncode == 0
+    if method == "vi":  # an MDP agent file goes everywhere an agent goes (pi writes the same kind)
+        policy = json.loads(ttt("policy", str(out), "--json").stdout)["moves"]
+        assert policy
+        human = "O" if side == "X" else "X"
+        assert ttt("play", "--opponent", str(out), "--as", human, input="q\n").returncode == 0
 
 
 def test_dense_export_loads_in_pymdptoolbox(tmp_path: Path) -> None:

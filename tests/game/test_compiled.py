@@ -52,9 +52,8 @@ def test_compiled_equals_reference(geometry: Geometry) -> None:
     _same(state_space(geometry), reference)
 
 
-@pytest.mark.parametrize(
-    "geometry", [Geometry(3, 3, 3), Geometry(3, 4, 3), Geometry(4, 4, 3), Geometry(2, 5, 2)]
-)
+# (4×4 k=4's game tree is pinned to its known counts in test_four_by_four_counts.)
+@pytest.mark.parametrize("geometry", [Geometry(3, 3, 3), Geometry(3, 4, 3), Geometry(2, 5, 2)])
 def test_game_tree_by_classes_equals_path_counts(geometry: Geometry) -> None:
     space = state_space(geometry)
     paths = space.path_counts()

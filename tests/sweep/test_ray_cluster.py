@@ -199,10 +199,10 @@ def test_another_version_is_refused_and_a_stopped_sweep_cancels_its_runs(
 
 def test_cluster_stopped_mid_sweep_then_finished_locally(cluster: Cluster, tmp_path: Path) -> None:
     out = tmp_path / "stopped.csv"
-    args = sweep(out, "0-5", "--address", cluster.address, episodes=1_000_000)
+    args = sweep(out, "0-3", "--address", cluster.address, episodes=600_000)
     proc = start(args)
     try:
-        wait_for_rows(out, 3, proc)
+        wait_for_rows(out, 2, proc)
         cluster.stop()
         _, err = proc.communicate(timeout=240)
     finally:
@@ -213,12 +213,12 @@ def test_cluster_stopped_mid_sweep_then_finished_locally(cluster: Cluster, tmp_p
     assert "lost the Ray cluster" in errors[0]
     assert "Traceback" not in err
     kept = keyed(out)
-    assert 3 <= len(kept) < 12
+    assert 2 <= len(kept) < 8
 
     local = [a for a in args if a not in ("--address", cluster.address)]
     again = ttt(*local, "--json", timeout=600)
     assert again.returncode == 0, again.stderr
-    assert json.loads(again.stdout)["ran"] == 12 - len(kept)
+    assert json.loads(again.stdout)["ran"] == 8 - len(kept)
     final = keyed(out)
-    assert len(final) == 12
+    assert len(final) == 8
     assert all(final[key] == value for key, value in kept.items())

@@ -55,14 +55,17 @@ def plot_curve(records: Sequence[dict[str, Any]], path: str | Path, title: str) 
     import matplotlib.pyplot as plt
 
     episodes = [r["episode"] for r in records]
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), constrained_layout=True)
     metrics = [
         ("optimal_share", "share of decisions that are optimal", (0.0, 1.02)),
-        # (sampled on boards too big for the whole graph; judged exactly by proof search)
         ("score_vs_random", "expected score vs random (win − loss)", (-1.02, 1.02)),
         ("worst_case", "worst case vs best reply", (-1.1, 1.1)),
     ]
-    for ax, (key, label, limits) in zip(axes, metrics, strict=True):
+    # A sampled curve (a board too big for the whole graph) has no worst case: no empty panel.
+    present = [m for m in metrics if any(m[0] in r.get(s, {}) for r in records for s in "XO")]
+    metrics = present or metrics
+    fig, axes = plt.subplots(1, len(metrics), figsize=(4.4 * len(metrics), 3.8), squeeze=False)
+    fig.set_layout_engine("constrained")
+    for ax, (key, label, limits) in zip(axes[0], metrics, strict=True):
         for seat, style in (("X", "-"), ("O", "--")):
             values = [r[seat][key] for r in records if seat in r and key in r[seat]]
             if values:

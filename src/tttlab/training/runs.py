@@ -35,6 +35,10 @@ from tttlab.learners import (
 __all__ = ["NetworkRun", "Run", "TableRun", "check_config", "resume", "start"]
 
 
+def _article(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
 def table_batch(episodes: int) -> int:
     """Episodes per compiled batch: progress and evaluation happen between batches."""
     return max(1_000, min(100_000, episodes // 100))
@@ -279,7 +283,9 @@ def resume(path: Path, algorithm: str, opponent_agent: Agent | None = None) -> R
     if not isinstance(data, dict):
         raise AgentError(f"{path} is an agent file but not a checkpoint")
     if agent.algorithm != algorithm:
-        raise ConfigError(f"{path} is not a {algorithm} checkpoint (it holds {agent.algorithm})")
+        raise ConfigError(
+            f"{path} is not {_article(algorithm)} checkpoint (it holds {agent.algorithm})"
+        )
     run: Run
     try:
         if isinstance(agent, NetworkAgent):
