@@ -15,9 +15,11 @@ $(VENV)/.installed: $(BIN)/activate pyproject.toml
 	$(PIP) install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-dev: $(VENV)/.installed pyproject.toml
+# One resolution for the test set-up (the dev extras hold the base install).
+$(VENV)/.installed-dev: $(BIN)/activate pyproject.toml
+	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet -e '.[dev]'
-	touch $@
+	touch $(VENV)/.installed $@
 
 demo: $(VENV)/.installed
 	$(BIN)/ttt demo
