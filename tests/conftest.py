@@ -85,6 +85,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         module = item.nodeid.split("::", 1)[0]
         if module in ONE_WORKER:
             item.add_marker(pytest.mark.xdist_group(name=module))
-    # The longest group (one Ray cluster for its module) goes first, so that it never is
-    # the last thing the suite waits for.
-    items.sort(key=lambda item: "test_ray_cluster" not in item.nodeid)
+
+    # The longest groups go first (the Ray cluster's module, then the modules above), so
+    # that none is the last thing the suite waits for while the other worker idles.
+    def order(item: pytest.Item) -> int:
+        module = item.nodeid.split("::", 1)[0]
+        return 0 if "test_ray_cluster" in module else 1 if module in ONE_WORKER else 2
+
+    items.sort(key=order)

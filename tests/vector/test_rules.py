@@ -10,7 +10,7 @@ import pytest
 from tttlab.game import Geometry, Player, Position
 from tttlab.vector import make
 
-GAMES = 3_000
+GAMES = 1_000
 
 
 def _playouts(board: str, games: int, seed: int) -> dict[str, np.ndarray]:
