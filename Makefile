@@ -54,6 +54,7 @@ test: lint typecheck browser unit
 
 # The lessons, opened in JupyterLab (jupytext opens the .py files as notebooks).
 notebooks: $(VENV)/.installed-dev
+	$(PIP) install --quiet -e '.[notebooks]'
 	$(BIN)/jupyter lab notebooks/
 
 bench: $(VENV)/.installed-dev

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-jupytext = pytest.importorskip("jupytext", reason="the notebooks extra is not installed")
-nbclient = pytest.importorskip("nbclient", reason="the notebooks extra is not installed")
+jupytext = pytest.importorskip("jupytext", reason="the lessons extra is not installed")
+nbclient = pytest.importorskip("nbclient", reason="the lessons extra is not installed")
 
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("[0-9]*.py"))
 

@@ -201,7 +201,8 @@ def test_another_version_is_refused_and_a_stopped_sweep_cancels_its_runs(
 
 def test_cluster_stopped_mid_sweep_then_finished_locally(cluster: Cluster, tmp_path: Path) -> None:
     out = tmp_path / "stopped.csv"
-    args = sweep(out, "0-3", "--address", cluster.address, episodes=600_000)
+    remote = ["--address", cluster.address, "--lost-after", "3"]  # 3 s without an answer
+    args = sweep(out, "0-3", *remote, episodes=600_000)
     proc = start(args)
     try:
         wait_for_rows(out, 2, proc)
@@ -217,7 +218,7 @@ def test_cluster_stopped_mid_sweep_then_finished_locally(cluster: Cluster, tmp_p
     kept = keyed(out)
     assert 2 <= len(kept) < 8
 
-    local = [a for a in args if a not in ("--address", cluster.address)]
+    local = sweep(out, "0-3", episodes=600_000)
     again = ttt(*local, "--json", timeout=600)
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["ran"] == 8 - len(kept)

@@ -72,6 +72,13 @@ from tttlab.sweep import (
     default=None,
     help="Run on the Ray cluster at HOST:PORT (default: $RAY_ADDRESS, else locally).",
 )
+@click.option(
+    "--lost-after",
+    type=click.FloatRange(min=1, max=3600),
+    default=15.0,
+    show_default=True,
+    help="Seconds without an answer from the cluster before the sweep stops (rows kept).",
+)
 @json_option
 def sweep_command(
     algorithms: tuple[str, ...],
@@ -84,6 +91,7 @@ def sweep_command(
     plot_path: Path | None,
     workers: int | None,
     address: str | None,
+    lost_after: float,
     as_json: bool,
 ) -> None:
     """Train and judge every combination of ALGORITHMS, --episodes, --seeds and --set."""
@@ -135,7 +143,7 @@ def sweep_command(
         with progress:
             if cluster is not None:
                 with cluster:
-                    cluster.run(pending, on_row)
+                    cluster.run(pending, on_row, lost_after=lost_after)
             elif pending:
                 run_local(pending, on_row, workers)
     except SweepError as error:
