@@ -50,7 +50,13 @@ browser:
 	  fi; \
 	fi
 
-test: lint typecheck browser unit
+# mypy (one process, about 20 s from cold) runs beside the unit tests rather than before
+# them; its report follows theirs, and either failing fails the target.
+test: lint browser $(VENV)/.installed-dev
+	@log=$$(mktemp); $(BIN)/mypy > $$log 2>&1 & typing=$$!; \
+	$(MAKE) --no-print-directory unit; unit=$$?; \
+	wait $$typing; typed=$$?; echo "$(BIN)/mypy"; cat $$log; rm -f $$log; \
+	[ $$unit -eq 0 ] && [ $$typed -eq 0 ]
 
 # The lessons, opened in JupyterLab (jupytext opens the .py files as notebooks).
 notebooks: $(VENV)/.installed-dev

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from tttlab.cli.common import (
     CommandError,
+    FiniteFloat,
     board_options,
     err,
     file_option,
@@ -74,7 +75,7 @@ from tttlab.sweep import (
 )
 @click.option(
     "--lost-after",
-    type=click.FloatRange(min=1, max=3600),
+    type=FiniteFloat(1, 3600),
     default=15.0,
     show_default=True,
     help="Seconds without an answer from the cluster before the sweep stops (rows kept).",
