@@ -6,6 +6,8 @@ import os
 import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,20 @@ def start_ttt(*args: str | Path, env: dict[str, str] | None = None, **popen: Any
         env=dict(os.environ, NO_COLOR="1", **(env or {})),
         **(options | popen),
     )
+
+
+def interrupt_when(proc: Any, ready: Callable[[], bool], wait: float = 120) -> str:
+    """Ctrl-C to a started ``ttt`` once ``ready()`` holds (or it has ended, or 120 s have
+    passed); waits up to ``wait`` s for it to end and returns its stderr."""
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None and not ready():
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=wait)
+    finally:
+        proc.kill()
+    return str(err)
 
 
 def default_sigint() -> None:

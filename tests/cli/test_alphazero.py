@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import signal
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import start_ttt, ttt
+from tests.cli.helpers import interrupt_when, start_ttt, ttt
 from tttlab.agents.network import NetworkAgent
 from tttlab.io import load_agent_file
 
@@ -118,16 +116,10 @@ def test_ctrl_c_saves_the_network(tmp_path: Path) -> None:
     out, events = tmp_path / "long.npz", tmp_path / "events.jsonl"
     args = ["--episodes", "100000000", "--batch", "64", "--events", events]
     proc = start_ttt("train", algorithm, *args, "--out", out)
-    try:
-        deadline = time.time() + 120  # until it has compiled and trained some iterations
-        while time.time() < deadline and proc.poll() is None:
-            if events.exists() and events.read_text().count('"progress"') >= 3:
-                break
-            time.sleep(0.1)
-        proc.send_signal(signal.SIGINT)
-        _, stderr = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
+    # once it has compiled and trained some iterations
+    stderr = interrupt_when(
+        proc, lambda: events.exists() and events.read_text().count('"progress"') >= 3
+    )
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr
     agent = load_agent_file(out)

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import csv
 import json
-import signal
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import start_ttt, ttt
+from tests.cli.helpers import interrupt_when, start_ttt, ttt
 from tttlab.game import Geometry
 from tttlab.sweep import plan
 from tttlab.sweep.plan import Run, SweepError
@@ -221,14 +219,7 @@ def test_ctrl_c_keeps_finished_rows_and_a_rerun_finishes(tmp_path: Path) -> None
     args = ["sweep", "q", "--board", "3x4", "--episodes", "400000", "--seeds", "0-11"]
     args += ["--out", str(out), "--workers", "2"]
     proc = start_ttt(*args)
-    try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and (not out.exists() or len(rows(out)) < 2):
-            time.sleep(0.1)
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
+    err = interrupt_when(proc, lambda: out.exists() and len(rows(out)) >= 2, wait=60)
     assert proc.returncode == 130, err
     assert "Interrupted" in err
     assert "Traceback" not in err
