@@ -2,9 +2,10 @@
 
 When numba compiles or loads a kernel, llvmlite calls back into Python through ctypes, and an
 exception raised inside a ctypes callback is printed and dropped ("Exception ignored on
-calling ctypes callback function"). A Ctrl-C landing there would vanish, and the command would
-run on. This SIGINT handler raises ``KeyboardInterrupt`` as Python's own does, except inside
-such a callback: then it asks again a moment later, from outside.
+calling ctypes callback function"). So is one raised in a weakref callback (the import
+system's module-lock ``cb``) or a ``__del__``. A Ctrl-C landing there would vanish, and the
+command would run on. This SIGINT handler raises ``KeyboardInterrupt`` as Python's own does,
+except inside such a callback: then it asks again a moment later, from outside.
 """
 
 from __future__ import annotations
@@ -19,16 +20,22 @@ __all__ = ["install_safe_interrupt"]
 _RETRY_SECONDS = 0.02
 
 
-def _inside_llvmlite(frame: FrameType | None) -> bool:
+def _would_be_dropped(frame: FrameType | None) -> bool:
+    """Whether an exception raised at ``frame`` would reach a callback that Python runs and
+    whose exceptions it prints and drops (found in the wild: llvmlite's ctypes callbacks, the
+    module lock's weakref callback during imports, finalizers)."""
     while frame is not None:
-        if "llvmlite" in frame.f_code.co_filename:
+        code = frame.f_code
+        if "llvmlite" in code.co_filename or code.co_name == "__del__":
+            return True
+        if code.co_name == "cb" and "importlib" in code.co_filename:
             return True
         frame = frame.f_back
     return False
 
 
 def _handler(signum: int, frame: FrameType | None) -> None:
-    if _inside_llvmlite(frame):
+    if _would_be_dropped(frame):
         timer = threading.Timer(_RETRY_SECONDS, _thread.interrupt_main, args=(signum,))
         timer.daemon = True
         timer.start()

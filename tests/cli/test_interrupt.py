@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -59,3 +60,32 @@ def test_ctrl_c_at_any_moment_of_start_up_exits_130(tmp_path: Path, after: float
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert "Exception ignored" not in stderr
+
+
+def _wait(seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_ctrl_c_inside_a_callback_whose_errors_python_drops_comes_again_from_outside() -> None:
+    """A Ctrl-C that landed in the import system's module-lock weakref callback was printed
+    as "Exception ignored in: <function _get_module_lock.<locals>.cb>" and lost: the command
+    trained on (the start-up test above hung once). The handler asks again from outside."""
+    from tttlab._signals import _handler
+
+    namespace = {"handler": _handler, "signal": signal, "sys": sys}
+    source = "def cb():\n    handler(signal.SIGINT, sys._getframe())\n"
+    exec(compile(source, "<frozen importlib._bootstrap>", "exec"), namespace)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        try:
+            namespace["cb"]()
+        except KeyboardInterrupt:
+            pytest.fail("raised inside a callback whose exceptions Python drops")
+        with pytest.raises(KeyboardInterrupt):  # ... it comes again, from outside
+            _wait(5.0)
+        with pytest.raises(KeyboardInterrupt):  # anywhere else, at once
+            _handler(signal.SIGINT, sys._getframe())
+    finally:
+        signal.signal(signal.SIGINT, previous)
