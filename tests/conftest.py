@@ -79,17 +79,20 @@ ONE_WORKER = (
 )
 
 
+def _module(item: pytest.Item) -> str:
+    return item.nodeid.split("::", 1)[0]
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        module = item.nodeid.split("::", 1)[0]
-        if module in ONE_WORKER:
-            item.add_marker(pytest.mark.xdist_group(name=module))
+        if _module(item) in ONE_WORKER:
+            item.add_marker(pytest.mark.xdist_group(name=_module(item)))
 
     # The longest groups go first (the Ray cluster's module, then the modules above), so
     # that none is the last thing the suite waits for while the other worker idles.
     def order(item: pytest.Item) -> int:
-        module = item.nodeid.split("::", 1)[0]
+        module = _module(item)
         return 0 if "test_ray_cluster" in module else 1 if module in ONE_WORKER else 2
 
     items.sort(key=order)

@@ -16,7 +16,7 @@ from tttlab.neural.network import from_params, init_network, to_params
 def _trainer(seed: int) -> AlphaZeroTrainer:
     """Two iterations of the 3×3 run that tests/cli/test_alphazero.py trains whole (1,024
     episodes in batches of 128) and judges exactly (X beats random at least 90% of the
-    time): the same shapes, so one compilation serves both tests here."""
+    time): the same shapes, so JAX's persistent compilation cache serves both."""
     return AlphaZeroTrainer(AlphaZeroConfig(Geometry(), episodes=256, seed=seed, batch=128))
 
 
