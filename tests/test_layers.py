@@ -27,6 +27,7 @@ LAYER = {
     "io": 3,
     "vector": 3,
     "neural": 4,
+    "usercode": 4,
     "training": 5,
     "sweep": 6,
     "api": 6,

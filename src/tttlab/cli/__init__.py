@@ -11,6 +11,7 @@ import click
 
 from tttlab import __version__
 from tttlab.cli.arena_cmd import arena_command
+from tttlab.cli.check_cmd import check_command
 from tttlab.cli.demo_cmd import demo_command
 from tttlab.cli.eval_cmd import eval_command
 from tttlab.cli.play_cmd import play_command
@@ -31,6 +32,7 @@ def cli() -> None:
 
 
 for command in (
+    check_command,
     play_command,
     policy_command,
     solve_command,

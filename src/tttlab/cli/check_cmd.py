@@ -1,0 +1,191 @@
+"""``ttt check``: grade the tic-tac-toe exercise on every reachable board.
+
+One file (or folder) prints each function's result and its first counterexample; several
+print one summary table (``--csv`` writes it too). ``--json`` prints one object per file,
+one per line. Exit 0 when every check passes, 1 when one fails, 2 on a usage error.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from pathlib import Path
+from typing import BinaryIO
+
+import click
+from rich.markup import escape
+from rich.table import Table
+
+from tttlab.atomic import write_atomically
+from tttlab.cli.common import (
+    CommandError,
+    FiniteFloat,
+    err,
+    file_option,
+    json_option,
+    out,
+    print_json,
+    writable_target,
+)
+from tttlab.usercode.grading import CS50_FUNCTIONS, check_cs50, find_module
+from tttlab.usercode.report import TABLE_COLUMNS, CheckReport
+
+
+def _show(report: CheckReport) -> None:
+    passed = sum(c.ok for c in report.checks.values())
+    verdict = "[green]pass[/]" if report.ok else "[red]FAIL[/]"
+    coverage = (
+        "every board checked"
+        if report.coverage == 1.0
+        else f"coverage {report.coverage:.1%} of the planned calls"
+    )
+    seconds = report.minimax_seconds_empty_board
+    timing = "" if seconds is None else f"; minimax on the empty board: {seconds:.2f} s"
+    out.print(
+        f"{escape(report.file)}: {verdict}, {passed} of {len(report.checks)} checks pass "
+        f"({coverage}{timing})"
+    )
+    for problem in report.problems:
+        out.print(f"  [red]problem:[/] {escape(problem)}")
+    for name, check in report.checks.items():
+        mark = "[green]pass[/]" if check.ok else "[red]FAIL[/]"
+        more = ""
+        if "invalid_checked" in check.extra:
+            more = f" (+{check.extra['invalid_checked']:,} invalid actions)"
+        if check.checked < check.planned:
+            more += f" of {check.planned:,}"
+        wrong = f", {check.wrong:,} wrong" if check.wrong else ""
+        out.print(f"  {name:<14} {mark} {check.checked:>7,} checked{more}{wrong}")
+    for note in report.notes:
+        out.print(f"  note: {escape(note)}")
+    for name, check in report.checks.items():
+        example = check.example
+        if example is None:
+            continue
+        out.print(f"\n[bold]{name}[/]: first counterexample (earliest in the game)")
+        if example.drawing:
+            out.print("\n".join("    " + line for line in example.drawing.splitlines()))
+        out.print(f"  call:      {escape(example.call)}")
+        out.print(f"  expected:  {escape(example.expected)}")
+        out.print(f"  got:       {escape(example.got)}")
+        out.print(f"  reproduce: {escape(example.repro)}")
+
+
+def _table(reports: Sequence[CheckReport]) -> None:
+    table = Table(title=f"ttt check: {len(reports)} files")
+    table.add_column("file", overflow="fold", min_width=12)
+    for column in ("result", "passed", "failed", "coverage", "minimax s"):
+        table.add_column(column)
+    table.add_column("problem", overflow="fold")
+    for report in reports:
+        row = report.row()
+        table.add_row(
+            escape(row["file"]),
+            "[green]pass[/]" if row["ok"] else "[red]FAIL[/]",
+            f"{row['passed']}/{row['checks']}",
+            row["failed"],
+            f"{row['coverage']:.0%}",
+            str(row["minimax_s"]),
+            escape(row["problem"]),
+        )
+    out.print(table)
+
+
+def _csv_bytes(reports: Sequence[CheckReport]) -> bytes:
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=TABLE_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for report in reports:
+        writer.writerow(report.row())
+    return text.getvalue().encode()
+
+
+@click.command("check")
+@click.argument(
+    "paths",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, path_type=Path),
+)
+@click.option(
+    "--time-limit",
+    type=FiniteFloat(1, 3600),
+    default=120.0,
+    show_default=True,
+    help="Seconds for each file; what was checked by then is reported as coverage.",
+)
+@click.option(
+    "--call-limit",
+    type=FiniteFloat(0.1, 600),
+    default=5.0,
+    show_default=True,
+    help="Seconds for one call of any function but minimax (an infinite loop stops there).",
+)
+@click.option(
+    "--memory-limit",
+    type=click.IntRange(128, 65536),
+    default=1024,
+    show_default=True,
+    help="Megabytes of memory for the student's process.",
+)
+@click.option(
+    "--only",
+    type=click.Choice(["initial_state", *CS50_FUNCTIONS]),
+    multiple=True,
+    help="Check only this function (repeat for more).",
+)
+@file_option("--csv", "csv_path", "Also write the summary table to this CSV file.")
+@json_option
+def check_command(
+    paths: tuple[Path, ...],
+    time_limit: float,
+    call_limit: float,
+    memory_limit: int,
+    only: tuple[str, ...],
+    csv_path: Path | None,
+    as_json: bool,
+) -> int:
+    """Grade tic-tac-toe exercise files (CS50 AI's tictactoe.py) on every reachable board.
+
+    Each PATH is a .py file or a folder holding one. The student's code runs in a child
+    process with time and memory limits; nothing it does can hang this command.
+    """
+    if csv_path is not None:
+        writable_target(csv_path, "'--csv'")
+    files = []
+    for path in paths:
+        if path.is_dir():
+            found = find_module(path)
+            if found is None:
+                raise CommandError(f"no .py file in {path} defines minimax()")
+            files.append(found)
+        elif path.suffix != ".py":
+            raise CommandError(f"{path} is not a Python file (.py)")
+        else:
+            files.append(path)
+    reports = []
+    for i, path in enumerate(files):
+        with err.status(f"Checking {escape(str(path))} ({i + 1}/{len(files)})…"):
+            report = check_cs50(
+                path,
+                time_limit=time_limit,
+                memory_mb=memory_limit,
+                call_seconds=call_limit,
+                only=only,
+            )
+        reports.append(report)
+        if as_json:
+            print_json(report.as_json())
+        elif len(files) == 1:
+            _show(report)
+    if not as_json and len(files) > 1:
+        _table(reports)
+    if csv_path is not None:
+        data = _csv_bytes(reports)
+
+        def write(f: BinaryIO) -> None:
+            f.write(data)
+
+        write_atomically(csv_path, write)
+    return 0 if all(r.ok for r in reports) else 1

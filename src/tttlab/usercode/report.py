@@ -1,0 +1,111 @@
+"""What ``ttt check`` reports: per function pass or fail, counts and the first
+counterexample; the JSON schema (documented in the README) and the summary table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["TABLE_COLUMNS", "CheckReport", "Example", "FunctionCheck"]
+
+
+@dataclass(frozen=True)
+class Example:
+    """A counterexample: the board (``X.O/.X./..O``), the call, what was expected, what
+    came back, a line that reproduces it, and the board drawn."""
+
+    board: str
+    call: str
+    expected: str
+    got: str
+    repro: str
+    drawing: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "board": self.board,
+            "call": self.call,
+            "expected": self.expected,
+            "got": self.got,
+            "repro": self.repro,
+        }
+
+
+@dataclass(frozen=True)
+class FunctionCheck:
+    """One function's result: ``checked`` of ``planned`` calls made, ``wrong`` of them
+    wrong (for ``result``, ``extra["invalid_checked"]`` invalid actions tried as well)."""
+
+    name: str
+    ok: bool
+    checked: int
+    planned: int
+    wrong: int
+    example: Example | None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "checked": self.checked,
+            "wrong": self.wrong,
+            **self.extra,
+            "example": None if self.example is None else self.example.as_json(),
+        }
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The grade of one file (or folder)."""
+
+    file: str
+    exercise: str
+    checks: dict[str, FunctionCheck]
+    coverage: float
+    minimax_seconds_empty_board: float | None = None
+    problems: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """Every check passed on every board (full coverage) and nothing went wrong."""
+        return (
+            not self.problems and self.coverage == 1.0 and all(c.ok for c in self.checks.values())
+        )
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+    def as_json(self) -> dict[str, Any]:
+        seconds = self.minimax_seconds_empty_board
+        return {
+            "file": self.file,
+            "exercise": self.exercise,
+            "ok": self.ok,
+            "coverage": round(self.coverage, 6),
+            "minimax_seconds_empty_board": None if seconds is None else round(seconds, 3),
+            "checks": {name: check.as_json() for name, check in self.checks.items()},
+            "problems": list(self.problems),
+            "notes": list(self.notes),
+        }
+
+    def row(self) -> dict[str, Any]:
+        """The summary table's row (``TABLE_COLUMNS``)."""
+        failed = [n for n, c in self.checks.items() if not c.ok]
+        seconds = self.minimax_seconds_empty_board
+        return {
+            "file": self.file,
+            "ok": self.ok,
+            "passed": sum(c.ok for c in self.checks.values()),
+            "checks": len(self.checks),
+            "failed": " ".join(failed),
+            "coverage": round(self.coverage, 4),
+            "minimax_s": "" if seconds is None else round(seconds, 3),
+            "problem": self.problems[0] if self.problems else "",
+        }
+
+
+#: The columns of the summary table and of ``--csv``.
+TABLE_COLUMNS = ("file", "ok", "passed", "checks", "failed", "coverage", "minimax_s", "problem")
