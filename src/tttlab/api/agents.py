@@ -27,6 +27,7 @@ from tttlab.errors import TttlabTypeError
 from tttlab.evaluation.curves import routine_judging
 from tttlab.game import DEFAULT, Geometry
 from tttlab.io import check_board, file_agent, is_builtin, save_agent
+from tttlab.usercode.adapters import is_user_spec, user_agent
 
 if TYPE_CHECKING:
     from tttlab.api.results import Curve, Evaluation
@@ -122,14 +123,24 @@ def load(agent: str | Path, board: Geometry | str | None = None) -> LoadedAgent:
     return trained(file_agent(spec, geometry))
 
 
-def as_agent(agent: Agent | str | Path, geometry: Geometry | None) -> tuple[Agent, Geometry]:
-    """An agent object (names and paths loaded), and the board it plays."""
-    if isinstance(agent, (str, Path)):
-        loaded: Agent = load(agent, geometry)
-    elif hasattr(agent, "select_move") and hasattr(agent, "name"):
+def as_agent(
+    agent: Agent | str | Path | Any, geometry: Geometry | None, convention: str | None = None
+) -> tuple[Agent, Geometry]:
+    """An agent object (names, paths and user code loaded), and the board it plays.
+
+    Besides tttlab's agents, names and files, ``agent`` may be user code: a
+    ``"file.py:NAME"`` or ``"package.module:NAME"`` string, a function or a model, under a
+    ``convention`` of :mod:`tttlab.usercode.adapters` (detected when None)."""
+    if isinstance(agent, (str, Path)) and is_user_spec(str(agent)):
+        loaded: Agent = user_agent(str(agent), geometry or DEFAULT, convention)
+    elif isinstance(agent, (str, Path)):
+        loaded = load(agent, geometry)
+    elif hasattr(agent, "select_move") and hasattr(agent, "name") and convention in (None, "agent"):
         loaded = agent
+    elif callable(agent) or callable(getattr(agent, "predict", None)):
+        loaded = user_agent(agent, geometry or DEFAULT, convention)
     else:
-        raise TttlabTypeError(f"not an agent, an agent name or a path: {agent!r}")
+        raise TttlabTypeError(f"not an agent, an agent name, a path or a policy: {agent!r}")
     own = getattr(loaded, "geometry", None)
     if geometry is None:
         geometry = own if isinstance(own, Geometry) else DEFAULT

@@ -42,13 +42,20 @@ NetworkLearner = Literal["alphazero", "dqn"]
 
 
 def evaluate(
-    agent: Agent | str | Path,
+    agent: Agent | str | Path | Any,
     board: Geometry | str | None = None,
     seat: str | Player | None = None,
+    *,
+    convention: str | None = None,
 ) -> Evaluation:
-    """Evaluate an agent exactly, over the whole game graph: ``ttt eval``."""
+    """Evaluate an agent exactly, over the whole game graph: ``ttt eval``.
+
+    ``agent`` may also be anyone's policy: a function, a model with ``predict``, or
+    ``"file.py:NAME"``, called under ``convention`` (detected when None; see
+    :mod:`tttlab.usercode.adapters`). A policy that is not deterministic is judged from
+    sampled move probabilities, and the result says ``sampled``."""
     geometry = None if board is None else geometry_of(board)
-    player, geometry = as_agent(agent, geometry)
+    player, geometry = as_agent(agent, geometry, convention)
     seats = None if seat is None else (seat_of(seat),)
     check_enumerable(geometry)
     space = state_space(geometry)
@@ -58,7 +65,8 @@ def evaluate(
             f"{EXACT_JUDGE_POSITIONS:,} (ttt eval --sample judges sampled decisions)"
         )
     reports = evaluate_seats(player, geometry, seats)
-    return Evaluation(geometry.name, player.name, reports.get("X"), reports.get("O"))
+    sampled = bool(getattr(player, "sampled", False))
+    return Evaluation(geometry.name, player.name, reports.get("X"), reports.get("O"), sampled)
 
 
 @overload

@@ -27,10 +27,17 @@ class Evaluation:
     agent: str
     X: SeatReport | None
     O: SeatReport | None
+    #: The agent is not deterministic: its move probabilities were estimated from samples.
+    sampled: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Exactly the JSON of ``ttt eval --json``."""
-        return {seat: r.as_json() for seat, r in (("X", self.X), ("O", self.O)) if r is not None}
+        mark = {"sampled": True} if self.sampled else {}
+        return {
+            seat: {**r.as_json(), **mark}
+            for seat, r in (("X", self.X), ("O", self.O))
+            if r is not None
+        }
 
     @property
     def unbeatable(self) -> bool:

@@ -6,7 +6,7 @@ import click
 from rich.table import Table
 
 from tttlab import api
-from tttlab.cli.common import board_options, json_option, out, print_json
+from tttlab.cli.common import board_options, convention_option, json_option, out, print_json
 from tttlab.cli.loading import load_agents
 from tttlab.game import Geometry
 
@@ -23,6 +23,7 @@ from tttlab.game import Geometry
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--depth", type=click.IntRange(min=1), default=None, help="Depth for minimax.")
 @board_options
+@convention_option
 @json_option
 def arena_command(
     agents: tuple[str, ...],
@@ -32,11 +33,12 @@ def arena_command(
     board: Geometry | None,
     k: int | None,
     as_json: bool,
+    convention: str | None,
 ) -> None:
     """Play a round robin between AGENTS (names or files); each pair plays both sides."""
     if len(agents) < 2:
         raise click.BadParameter("name at least two agents", param_hint="AGENTS")
-    geometry, players = load_agents(list(agents), board, k, depth)
+    geometry, players = load_agents(list(agents), board, k, depth, convention=convention)
     result = api.arena(players, geometry, games, seed, names=_labels(list(agents)))
     pairings, standings = result.pairings, result.standings
     if as_json:

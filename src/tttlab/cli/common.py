@@ -140,3 +140,15 @@ def writable_target(path: Path, option: str) -> None:
         raise click.BadParameter(
             f"folder {folder} is not writable ({error.strerror or error})", param_hint=option
         ) from None
+
+
+def convention_option(func: F) -> F:
+    """``--convention``: how to call an agent given as FILE.py:NAME or module:NAME."""
+    from tttlab.usercode.adapters import CONVENTIONS
+
+    return click.option(
+        "--convention",
+        type=click.Choice(CONVENTIONS),
+        default=None,
+        help="How to call a FILE.py:NAME or package.module:NAME agent (default: detected).",
+    )(func)

@@ -13,6 +13,7 @@ from tttlab.agents import Agent
 from tttlab.cli.common import (
     CommandError,
     board_options,
+    convention_option,
     err,
     json_option,
     out,
@@ -40,6 +41,7 @@ def _frac(x: float) -> str:
 )
 @click.option("--seed", type=click.IntRange(min=0), default=0, help="Seed for --sample.")
 @board_options
+@convention_option
 @json_option
 def eval_command(
     agent: str,
@@ -49,9 +51,10 @@ def eval_command(
     board: Geometry | None,
     k: int | None,
     as_json: bool,
+    convention: str | None,
 ) -> None:
     """Evaluate AGENT exactly: worst case, results against random, optimal share."""
-    geometry, (player,) = load_agents([agent], board, k)
+    geometry, (player,) = load_agents([agent], board, k, convention=convention)
     if sample is not None:
         _sampled(player, geometry, side, sample, seed, as_json)
         return
@@ -66,6 +69,11 @@ def eval_command(
         print_json(reports)
         return
     out.print(f"[bold]{player.name}[/bold] on {geometry.name} (exact, over the whole game graph)")
+    if any(r.get("sampled") for r in reports.values()):
+        out.print(
+            "Not deterministic: its move probabilities were estimated from samples, so the "
+            "figures below are sampled."
+        )
     for seat, r in reports.items():
         verdict = {1: "wins", 0: "draws", -1: "can be beaten"}[r["worst_case"]]
         win, draw, loss = (r["vs_random"][key] for key in ("win", "draw", "loss"))

@@ -11,9 +11,10 @@ from functools import partial
 from typing import TypeVar
 
 from tttlab.agents import Agent, AgentError
-from tttlab.cli.common import CommandError, geometry_from
+from tttlab.cli.common import CommandError, err, geometry_from
 from tttlab.game import DEFAULT, Geometry, StateSpaceTooLarge
 from tttlab.io import FileAgent, check_board, file_agent, is_builtin, resolve_agent
+from tttlab.usercode.adapters import UserAgent, is_user_spec, user_agent
 
 T = TypeVar("T")
 
@@ -29,7 +30,7 @@ def load_files(specs: Sequence[str]) -> dict[str, FileAgent]:
     """The agent files among ``specs`` (built-in names are left out), each read once."""
     files: dict[str, FileAgent] = {}
     for spec in specs:
-        if not is_builtin(spec) and spec not in files:
+        if not is_builtin(spec) and not is_user_spec(spec) and spec not in files:
             files[spec] = _one_line(partial(file_agent, spec))
     return files
 
@@ -46,9 +47,20 @@ def choose_geometry(
 
 
 def agent_for(
-    spec: str, geometry: Geometry, files: Mapping[str, FileAgent], depth: int | None = None
+    spec: str,
+    geometry: Geometry,
+    files: Mapping[str, FileAgent],
+    depth: int | None = None,
+    convention: str | None = None,
 ) -> Agent:
-    """The agent named ``spec`` for ``geometry``: a file already read, or a built-in."""
+    """The agent named ``spec`` for ``geometry``: a file already read, a built-in, or
+    user code (``file.py:NAME``, ``package.module:NAME``; the convention is said on
+    stderr)."""
+    if is_user_spec(spec):
+        agent = _one_line(partial(user_agent, spec, geometry, convention))
+        if isinstance(agent, UserAgent):
+            err.print(f"ttt: {agent.describe()}", markup=False)
+        return agent
     found = files.get(spec)
     if found is None:
         return _one_line(partial(resolve_agent, spec, geometry, depth=depth))
@@ -57,8 +69,12 @@ def agent_for(
 
 
 def load_agents(
-    specs: Sequence[str], board: Geometry | None, k: int | None, depth: int | None = None
+    specs: Sequence[str],
+    board: Geometry | None,
+    k: int | None,
+    depth: int | None = None,
+    convention: str | None = None,
 ) -> tuple[Geometry, list[Agent]]:
     files = load_files(specs)
     geometry = choose_geometry(files, board, k)
-    return geometry, [agent_for(spec, geometry, files, depth) for spec in specs]
+    return geometry, [agent_for(spec, geometry, files, depth, convention) for spec in specs]

@@ -9,7 +9,7 @@ import numpy as np
 
 from tttlab.agents import Agent
 from tttlab.agents.network import NetworkAgent
-from tttlab.cli.common import board_options, out, seed_option, side_option
+from tttlab.cli.common import board_options, convention_option, out, seed_option, side_option
 from tttlab.cli.loading import load_agents
 from tttlab.errors import TttlabError
 from tttlab.game import Geometry, Player, Position
@@ -131,6 +131,7 @@ def _play_one(
 )
 @click.option("--show-values", is_flag=True, help="Show the agent's value of each empty cell.")
 @board_options
+@convention_option
 @seed_option
 def play_command(
     opponent: str,
@@ -140,9 +141,10 @@ def play_command(
     board: Geometry,
     k: int | None,
     seed: int | None,
+    convention: str | None,
 ) -> None:
     """Play against an agent. Type a cell number as shown, or row,col; q quits."""
-    geometry, (agent,) = load_agents([opponent], board, k, depth)
+    geometry, (agent,) = load_agents([opponent], board, k, depth, convention=convention)
     human = Player.parse(side)
     rng = np.random.default_rng(seed)
     while _play_one(agent, human, geometry, rng, show_values):

@@ -6,7 +6,7 @@ import click
 import numpy as np
 
 from tttlab.agents import Agent
-from tttlab.cli.common import board_options, err, json_option, out, print_json
+from tttlab.cli.common import board_options, convention_option, err, json_option, out, print_json
 from tttlab.cli.loading import load_agents
 from tttlab.game import Geometry, Player, StateSpace, state_space
 
@@ -26,10 +26,13 @@ def policy_table(agent: Agent, space: StateSpace) -> dict[str, list[int]]:
 @click.command("policy")
 @click.argument("agent")
 @board_options
+@convention_option
 @json_option
-def policy_command(agent: str, board: Geometry | None, k: int | None, as_json: bool) -> None:
+def policy_command(
+    agent: str, board: Geometry | None, k: int | None, as_json: bool, convention: str | None
+) -> None:
     """List the moves AGENT may play in every reachable position (a name or a file)."""
-    geometry, (player,) = load_agents([agent], board, k)
+    geometry, (player,) = load_agents([agent], board, k, convention=convention)
     with err.status(f"Asking {player.name} about every position…"):
         table = policy_table(player, state_space(geometry))
     if as_json:

@@ -6,6 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tttlab.game import Position
+from tttlab.game.observation import planes_of
 from tttlab.render import board_text
 
 __all__ = ["planes", "render", "rgb_array"]
@@ -46,9 +47,7 @@ def rgb_array(position: Position, cell: int = 64) -> npt.NDArray[np.uint8]:
 
 def planes(position: Position, side: int) -> npt.NDArray[np.int8]:
     """The (rows, cols, 2) int8 observation of ``side`` (1 X, 2 O): own marks, opponent's."""
-    g = position.geometry
-    cells = np.array(position.cells, dtype=np.int8).reshape(g.rows, g.cols)
-    return np.stack([cells == side, cells == 3 - side], axis=2).astype(np.int8)
+    return planes_of(position.cells, side, position.geometry)
 
 
 def render(position: Position, mode: str | None) -> str | npt.NDArray[np.uint8] | None:

@@ -120,7 +120,8 @@ def run_job(job: Job) -> RawRun:
         lines: list[bytes] = []
         errors: list[bytes] = []
         stdout, stderr = child.stdout, child.stderr
-        assert stdout is not None and stderr is not None
+        assert stdout is not None
+        assert stderr is not None
         readers = [
             threading.Thread(target=lambda: lines.extend(iter(stdout.readline, b"")), daemon=True),
             threading.Thread(target=lambda: errors.append(stderr.read()), daemon=True),

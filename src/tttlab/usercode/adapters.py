@@ -1,0 +1,409 @@
+"""Agents from anyone's code: ``path/to/file.py:NAME`` or ``package.module:NAME``, or the
+object itself, made a tttlab agent under one of these conventions:
+
+=========  ==============================================================================
+exercise   ``f(board) -> (i, j)``: the exercise's list-of-lists board (``"X"``, ``"O"``,
+           ``None``), so a checked file's ``minimax`` is an agent
+position   ``f(position) -> cell``: tttlab's position string (``"X.O......"``) or, when it
+           takes one, a :class:`~tttlab.game.Position`; returns a 0-based cell index
+gym        ``f(observation, action_mask) -> action`` on the environments' observations
+           (``rows, cols, 2`` planes: own marks, opponent's)
+sb3        an object with ``predict(observation, action_masks=...)`` (Stable-Baselines3
+           and sb3-contrib models); asked in batches
+batched    ``f(observations[N, rows, cols, 2], masks[N, cells]) -> actions[N]`` (numpy or
+           JAX): the exact judge asks it for all positions in a few calls
+agent      tttlab's own agent protocol (``select_move``, ``move_probabilities``)
+=========  ==============================================================================
+
+The convention is detected by asking the code (a single-position call, then a batch of
+two), or forced. A policy that answers the same position differently when asked twice is
+not deterministic: the exact judge then estimates its move probabilities from
+:data:`SAMPLES` answers per position and says that the result is sampled.
+
+User code runs in this process (it must, to play against a person); what it raises, and
+any illegal move, becomes one :class:`~tttlab.errors.AgentError` line.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import importlib.util
+import inspect
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tttlab.agents import Agent
+from tttlab.agents.base import check_playable, sample
+from tttlab.errors import AgentError
+from tttlab.game import Geometry, Player, Position, StateSpace, state_space
+from tttlab.game.observation import planes_of
+
+__all__ = ["CONVENTIONS", "SAMPLES", "UserAgent", "is_user_spec", "load_object", "user_agent"]
+
+CONVENTIONS = ("exercise", "position", "gym", "sb3", "batched", "agent")
+#: Answers per position from which a policy that is not deterministic is judged.
+SAMPLES = 32
+#: Positions asked twice to tell whether a policy is deterministic.
+_PROBES = 16
+#: Positions per call of a batched policy.
+_BATCH = 65_536
+
+_SYMBOL = {0: None, 1: "X", 2: "O"}
+_SPEC = re.compile(r"(?P<head>.+\.py|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):(?P<name>[A-Za-z_][\w.]*)")
+
+
+def is_user_spec(spec: str) -> bool:
+    """``file.py:NAME`` or ``package.module:NAME`` (and not a file of that whole name)."""
+    match = _SPEC.fullmatch(spec.strip())
+    if match is None or Path(spec).exists():
+        return False
+    head = match["head"]
+    return head.endswith(".py") or not Path(head).exists()
+
+
+class _NoInput(BaseException):
+    pass
+
+
+def _refuse_input(*_args: Any, **_kwargs: Any) -> str:
+    raise _NoInput
+
+
+def load_object(spec: str) -> Any:
+    """The object ``NAME`` from ``file.py:NAME`` or ``package.module:NAME``. The file's
+    folder goes on the import path (its own imports work); ``input()`` at import is
+    refused; every failure is one line."""
+    match = _SPEC.fullmatch(spec.strip())
+    if match is None:
+        raise AgentError(f"bad agent {spec!r}: expected file.py:NAME or package.module:NAME")
+    head, name = match["head"], match["name"]
+    saved_input = builtins.input
+    builtins.input = _refuse_input
+    try:
+        module = _import(head)
+    except AgentError:
+        raise
+    except _NoInput:
+        raise AgentError(f"{head} calls input() when imported") from None
+    except SystemExit:
+        raise AgentError(f"{head} calls sys.exit() when imported") from None
+    except BaseException as error:
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        raise AgentError(f"cannot import {head}: {type(error).__name__}: {error}") from None
+    finally:
+        builtins.input = saved_input
+    target: Any = module
+    for part in name.split("."):
+        if not hasattr(target, part):
+            raise AgentError(f"{head} has no {name!r}")
+        target = getattr(target, part)
+    return target
+
+
+def _import(head: str) -> Any:
+    if not head.endswith(".py"):
+        return importlib.import_module(head)
+    path = Path(head).resolve()
+    if not path.is_file():
+        raise AgentError(f"no such file: {head}")
+    folder = str(path.parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    module_name = f"tttlab_user_{abs(hash(str(path)))}_{path.stem}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise AgentError(f"cannot import {head}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _is_agent(obj: Any) -> bool:
+    return all(hasattr(obj, a) for a in ("select_move", "move_probabilities", "name"))
+
+
+def _positional(function: Any) -> int | None:
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(p.kind in kinds and p.default is inspect.Parameter.empty for p in parameters)
+
+
+@dataclass(eq=False)
+class UserAgent:
+    """A tttlab agent that asks user code for each move (see the module's doc)."""
+
+    target: Any
+    convention: str
+    geometry: Geometry
+    name: str
+    takes_position: bool = False
+    deterministic: bool = True
+    _memo: dict[int, Mapping[int, float]] = field(default_factory=dict, repr=False)
+
+    @property
+    def sampled(self) -> bool:
+        """The exact judge estimates this policy's probabilities from samples."""
+        return not self.deterministic
+
+    def describe(self) -> str:
+        kind = {
+            "exercise": "the exercise's f(board) -> (i, j)",
+            "position": "f(position) -> cell",
+            "gym": "f(observation, action_mask) -> action",
+            "sb3": "a model with predict(observation, action_masks=...)",
+            "batched": "a batched f(observations, masks) -> actions",
+            "agent": "tttlab's agent protocol",
+        }[self.convention]
+        how = (
+            "deterministic"
+            if self.deterministic
+            else (f"not deterministic: judged from {SAMPLES} samples per position")
+        )
+        return f"{self.name}: {kind}; {how}"
+
+    # -- asking the code ---------------------------------------------------------------
+
+    def _fail(self, position: Position, what: str) -> AgentError:
+        return AgentError(f"{self.name} {what} at position {position.to_string('/')}")
+
+    def _ask(self, position: Position) -> Any:
+        g = self.geometry
+        if self.convention == "exercise":
+            board = [
+                [_SYMBOL[c] for c in position.cells[r * g.cols : (r + 1) * g.cols]]
+                for r in range(g.rows)
+            ]
+            return self.target(board)
+        if self.convention == "position":
+            return self.target(position if self.takes_position else position.to_string())
+        observation = planes_of(position.cells, int(position.to_move), g)
+        mask = np.zeros(g.cells, dtype=np.int8)
+        mask[list(position.legal_moves)] = 1
+        if self.convention == "gym":
+            return self.target(observation, mask)
+        return self._ask_batch(observation[None], mask[None])[0]
+
+    def _ask_batch(
+        self, observations: npt.NDArray[np.int8], masks: npt.NDArray[np.int8]
+    ) -> npt.NDArray[np.int64]:
+        if self.convention == "sb3":
+            answer = self.target.predict(observations, action_masks=masks, deterministic=True)
+            answer = answer[0] if isinstance(answer, tuple) else answer
+        else:
+            answer = self.target(observations, masks)
+        actions = np.asarray(answer)
+        if actions.shape != (len(observations),) or not np.issubdtype(actions.dtype, np.integer):
+            if actions.shape == (len(observations),) and np.all(np.mod(actions, 1) == 0):
+                return actions.astype(np.int64)
+            raise AgentError(
+                f"{self.name} returned {actions.dtype} of shape {actions.shape} for "
+                f"{len(observations)} positions; expected {len(observations)} whole numbers"
+            )
+        return actions.astype(np.int64)
+
+    def _cell(self, position: Position, answer: Any) -> int:
+        g = self.geometry
+        if self.convention == "exercise":
+            ok = isinstance(answer, (tuple, list)) and len(answer) == 2
+            try:
+                row, col = (int(v.__index__()) for v in answer) if ok else (-1, -1)
+            except (AttributeError, TypeError):
+                row, col = -1, -1
+            if not (0 <= row < g.rows and 0 <= col < g.cols):
+                raise self._fail(position, f"returned {answer!r}, not an (i, j) action")
+            cell = row * g.cols + col
+        else:
+            try:
+                cell = int(answer.__index__()) if not isinstance(answer, int) else answer
+            except (AttributeError, TypeError):
+                raise self._fail(position, f"returned {answer!r}, not a cell index") from None
+        if not position.is_legal(cell):
+            raise self._fail(position, f"played the illegal move {cell}")
+        return cell
+
+    def _move(self, position: Position) -> int:
+        try:
+            answer = self._ask(position)
+        except AgentError:
+            raise
+        except BaseException as error:
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            raise self._fail(position, f"raised {type(error).__name__}: {error}") from None
+        return self._cell(position, answer)
+
+    # -- the agent protocol --------------------------------------------------------------
+
+    def select_move(self, position: Position, rng: np.random.Generator) -> int:
+        check_playable(self.geometry, position)
+        if self.deterministic:
+            return self._move(position)
+        return sample(self.move_probabilities(position), rng)
+
+    def move_probabilities(self, position: Position) -> Mapping[int, float]:
+        check_playable(self.geometry, position)
+        key = position.id
+        if key not in self._memo:
+            if self.deterministic:
+                self._memo[key] = {self._move(position): 1.0}
+            else:
+                counts: dict[int, int] = {}
+                for _ in range(SAMPLES):
+                    move = self._move(position)
+                    counts[move] = counts.get(move, 0) + 1
+                self._memo[key] = {m: c / SAMPLES for m, c in sorted(counts.items())}
+        return self._memo[key]
+
+    def move_values(self, position: Position) -> Mapping[int, float] | None:
+        return None
+
+    def policy_matrix(self, side: Player) -> npt.NDArray[np.float64]:
+        """Move probabilities at every position where ``side`` moves (the exact judge's
+        fast path: a batched policy is asked in a few calls)."""
+        space = state_space(self.geometry)
+        rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
+        out = np.zeros((space.size, self.geometry.cells))
+        if self.convention in ("batched", "sb3"):
+            rounds = 1 if self.deterministic else SAMPLES
+            for start in range(0, len(rows), _BATCH):
+                chunk = rows[start : start + _BATCH]
+                observations, masks = _inputs(space, chunk, int(side))
+                for _ in range(rounds):
+                    moves = self._ask_batch(observations, masks)
+                    _check_legal(self.name, space, chunk, moves)
+                    out[chunk, moves] += 1.0 / rounds
+            return out
+        for i in rows:
+            for move, p in self.move_probabilities(space.position(int(i))).items():
+                out[i, move] = p
+        return out
+
+
+def _inputs(
+    space: StateSpace, rows: npt.NDArray[np.intp], side: int
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+    cells = space.boards[rows]
+    return planes_of(cells, side, space.geometry), (space.next[rows] >= 0).astype(np.int8)
+
+
+def _check_legal(
+    name: str, space: StateSpace, rows: npt.NDArray[np.intp], moves: npt.NDArray[np.int64]
+) -> None:
+    cells = space.geometry.cells
+    inside = (moves >= 0) & (moves < cells)
+    legal = inside.copy()
+    legal[inside] = space.next[rows[inside], moves[inside]] >= 0
+    if not legal.all():
+        bad = int(np.flatnonzero(~legal)[0])
+        where = space.position(int(rows[bad])).to_string("/")
+        raise AgentError(f"{name} played the illegal move {int(moves[bad])} at position {where}")
+
+
+def _probe_positions(geometry: Geometry) -> list[Position]:
+    """A few positions from one seeded game per start, mid-game (cheap for any search)."""
+    rng = np.random.default_rng(0)
+    found: list[Position] = []
+    for _ in range(_PROBES):
+        position = Position.initial(geometry)
+        stop = int(rng.integers(geometry.cells // 2, geometry.cells))
+        while not position.is_terminal and position.ply < stop:
+            nxt = position.apply(int(rng.choice(position.legal_moves)))
+            if nxt.is_terminal:
+                break
+            position = nxt
+        found.append(position)
+    return found
+
+
+def _detect(target: Any, geometry: Geometry, name: str) -> tuple[str, bool]:
+    """The convention ``target`` follows, and whether it takes a Position (position only)."""
+    if _is_agent(target):
+        return "agent", False
+    if callable(getattr(target, "predict", None)):
+        return "sb3", False
+    if not callable(target):
+        raise AgentError(f"{name} is not callable and has no predict(): not an agent")
+    start = Position.initial(geometry)
+    arity = _positional(target)
+    tries: list[tuple[str, bool]] = []
+    if arity in (None, 2):
+        tries += [("batched", False), ("gym", False)]
+    if arity in (None, 1):
+        tries += [("exercise", False), ("position", False), ("position", True)]
+    for convention, takes_position in tries:
+        probe = UserAgent(target, convention, geometry, name, takes_position)
+        try:
+            if convention == "batched":
+                second = start.apply(0)
+                observations = planes_of([start.cells, second.cells], [1, 2], geometry)
+                masks = np.ones((2, geometry.cells), dtype=np.int8)
+                masks[1, 0] = 0
+                moves = probe._ask_batch(observations, masks)
+                if np.asarray(moves).shape == (2,):
+                    return convention, takes_position
+                continue
+            probe._move(start)
+            return convention, takes_position
+        except (AgentError, Exception):
+            continue
+    raise AgentError(
+        f"{name} follows none of the conventions ({', '.join(CONVENTIONS)}); "
+        "--convention forces one"
+    )
+
+
+def user_agent(
+    target: Any, geometry: Geometry, convention: str | None = None, name: str | None = None
+) -> Agent:
+    """A tttlab agent for ``target``: a spec (``file.py:NAME``, ``package.module:NAME``) or
+    the object itself, under ``convention`` (detected when None)."""
+    if isinstance(target, str):
+        name = name or target
+        target = load_object(target)
+    name = name or getattr(target, "__qualname__", None) or type(target).__name__
+    if convention is not None and convention not in CONVENTIONS:
+        raise AgentError(
+            f"unknown convention {convention!r}; choose one of {', '.join(CONVENTIONS)}"
+        )
+    if convention == "agent" or (convention is None and _is_agent(target)):
+        if not _is_agent(target):
+            raise AgentError(f"{name} does not have tttlab's agent protocol")
+        return target  # type: ignore[no-any-return]
+    takes_position = False
+    if convention is None:
+        convention, takes_position = _detect(target, geometry, name)
+    elif convention == "position":
+        takes_position = _positional(target) == 1 and "Position" in str(
+            inspect.signature(target).parameters
+        )
+    agent = UserAgent(target, convention, geometry, name, takes_position)
+    agent.deterministic = _deterministic(agent)
+    return agent
+
+
+def _deterministic(agent: UserAgent) -> bool:
+    """Ask mid-game positions twice (a batched policy: one batch twice)."""
+    probes = _probe_positions(agent.geometry)
+    if agent.convention in ("batched", "sb3"):
+        observations = planes_of(
+            [p.cells for p in probes], [int(p.to_move) for p in probes], agent.geometry
+        )
+        masks = np.array(
+            [[p.is_legal(m) for m in range(agent.geometry.cells)] for p in probes], dtype=np.int8
+        )
+        first = agent._ask_batch(observations, masks)
+        return bool(np.array_equal(first, agent._ask_batch(observations, masks)))
+    return all(agent._move(p) == agent._move(p) for p in probes)

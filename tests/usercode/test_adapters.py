@@ -1,0 +1,203 @@
+"""Anyone's policy judged exactly: each convention detected (or forced), the batched fast
+path equal to asking position by position, and user mistakes refused in one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+import tttlab
+from tests.cli.helpers import ttt
+from tttlab.agents import PerfectAgent
+from tttlab.errors import AgentError
+from tttlab.game import Geometry, Player, Position, state_space
+from tttlab.usercode.adapters import UserAgent, is_user_spec, load_object, user_agent
+
+G3 = Geometry(3, 3, 3)
+CORPUS = Path(__file__).parent / "corpus"
+
+
+def first_free(position: str) -> int:
+    return position.index(".")
+
+
+def first_free_position(position: Position) -> int:
+    return position.legal_moves[0]
+
+
+def gym_first(observation: npt.NDArray[np.int8], action_mask: npt.NDArray[np.int8]) -> int:
+    return int(np.flatnonzero(action_mask)[0])
+
+
+def batched_first(observations: Any, masks: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
+    return np.argmax(masks, axis=1)
+
+
+def exercise_first(board: list[list[str | None]]) -> tuple[int, int]:
+    return next((i, j) for i, row in enumerate(board) for j, c in enumerate(row) if c is None)
+
+
+class Model:
+    """Stable-Baselines3's predict: actions and a recurrent state."""
+
+    def predict(
+        self, observation: Any, action_masks: Any = None, deterministic: bool = False
+    ) -> tuple[npt.NDArray[np.int64], None]:
+        return np.argmax(action_masks, axis=-1), None
+
+
+@pytest.mark.parametrize(
+    ("policy", "convention"),
+    [
+        (first_free, "position"),
+        (first_free_position, "position"),
+        (gym_first, "gym"),
+        (batched_first, "batched"),
+        (exercise_first, "exercise"),
+        (Model(), "sb3"),
+    ],
+    ids=["position-string", "position-object", "gym", "batched", "exercise", "sb3"],
+)
+def test_each_convention_is_detected_and_plays_the_same_policy(
+    policy: Any, convention: str
+) -> None:
+    agent = user_agent(policy, G3)
+    assert isinstance(agent, UserAgent)
+    assert agent.convention == convention
+    assert agent.deterministic
+    space = state_space(G3)
+    for side in (Player.X, Player.O):
+        table = agent.policy_matrix(side)
+        rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
+        first = np.argmax(space.next[rows] >= 0, axis=1)  # the first empty cell, by hand
+        assert np.array_equal(np.argmax(table[rows], axis=1), first)
+        assert np.all(table[rows].sum(axis=1) == 1.0)
+
+
+def test_a_jax_batched_policy_is_judged_in_batches() -> None:
+    jnp = pytest.importorskip("jax.numpy")
+    calls: list[int] = []
+
+    def policy(observations: Any, masks: Any) -> Any:
+        calls.append(len(masks))
+        return jnp.argmax(jnp.asarray(masks), axis=1)
+
+    evaluation = tttlab.evaluate(policy, convention="batched")
+    reference = tttlab.evaluate(batched_first)
+    assert evaluation.to_dict() == reference.to_dict()
+    space = state_space(G3)
+    judged = [n for n in calls if n > 16]  # after detection and the determinism probes
+    assert sorted(judged) == sorted(
+        int((~space.terminal & (space.to_move == s)).sum()) for s in (1, 2)
+    )
+
+
+def test_the_exercise_minimax_is_judged_exactly_unbeatable() -> None:
+    module = load_object(f"{CORPUS / 'memo_minimax.py'}:minimax")
+    evaluation = tttlab.evaluate(module)
+    perfect = tttlab.evaluate(PerfectAgent(G3))
+    assert evaluation.unbeatable
+    assert evaluation.X is not None
+    assert perfect.X is not None
+    assert evaluation.X.worst_case == perfect.X.worst_case == 0
+    assert evaluation.X.optimal_share == 1.0
+    assert not evaluation.sampled
+
+
+def test_a_policy_that_answers_differently_is_judged_as_sampled() -> None:
+    rng = np.random.default_rng(0)
+
+    def noisy(observation: Any, action_mask: npt.NDArray[np.int8]) -> int:
+        return int(rng.choice(np.flatnonzero(action_mask)))
+
+    agent = user_agent(noisy, G3)
+    assert isinstance(agent, UserAgent)
+    assert not agent.deterministic
+    probabilities = agent.move_probabilities(Position.initial(G3))
+    assert sum(probabilities.values()) == pytest.approx(1.0)
+    assert len(probabilities) > 1
+    evaluation = tttlab.evaluate(noisy, board="2x3k2")
+    assert evaluation.sampled
+    assert all(seat["sampled"] for seat in evaluation.to_dict().values())
+
+
+def test_a_forced_convention_is_used() -> None:
+    agent = user_agent(batched_first, G3, convention="batched")
+    assert isinstance(agent, UserAgent)
+    assert agent.convention == "batched"
+    with pytest.raises(AgentError, match="gym_first returned int64 of shape"):
+        user_agent(gym_first, G3, convention="batched")
+    with pytest.raises(AgentError, match="batched_first raised AxisError"):
+        user_agent(batched_first, G3, convention="gym")
+
+
+@pytest.mark.parametrize(
+    ("policy", "message"),
+    [
+        (lambda a, b, c: 0, "follows none of the conventions"),
+        (lambda position: 99, "follows none of the conventions"),
+        (3, "not callable"),
+    ],
+)
+def test_what_is_no_policy_is_refused_in_one_line(policy: Any, message: str) -> None:
+    with pytest.raises(AgentError, match=message) as caught:
+        user_agent(policy, G3)
+    assert "\n" not in str(caught.value)
+
+
+def test_an_illegal_move_and_an_exception_name_the_position() -> None:
+    def occupied(position: str) -> int:
+        return position.index("X") if "X" in position else 0
+
+    with pytest.raises(AgentError, match=r"occupied played the illegal move \d at position"):
+        user_agent(occupied, G3, convention="position")
+
+    def broken(position: str) -> int:
+        if position.count("X") > 1:
+            raise KeyError("no such state")
+        return position.index(".")
+
+    with pytest.raises(AgentError, match="raised KeyError: 'no such state' at position"):
+        tttlab.evaluate(broken)
+
+
+def test_specs_name_user_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.py").write_text("def f(position):\n    return position.index('.')\n")
+    (tmp_path / "asks.py").write_text("input('name? ')\n")
+    (tmp_path / "az.npz").write_text("")
+    assert is_user_spec("mine.py:f")
+    assert is_user_spec("package.module:policy")
+    assert not is_user_spec("az.npz:200")
+    assert not is_user_spec("mcts:200")
+    assert callable(load_object("mine.py:f"))
+    with pytest.raises(AgentError, match=r"asks\.py calls input\(\) when imported"):
+        load_object("asks.py:f")
+    with pytest.raises(AgentError, match=r"mine\.py has no 'g'"):
+        load_object("mine.py:g")
+    with pytest.raises(AgentError, match="cannot import no_such_module_here"):
+        load_object("no_such_module_here:f")
+
+
+def test_ttt_eval_says_the_convention_and_judges_a_file(tmp_path: Path) -> None:
+    (tmp_path / "course_agent.py").write_text(
+        "import numpy as np\n\n"
+        "def agent(observation, action_mask):\n"
+        "    return int(np.flatnonzero(action_mask)[-1])\n"
+    )
+    done = ttt("eval", "course_agent.py:agent", "--json", cwd=str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (
+        "ttt: course_agent.py:agent: f(observation, action_mask) -> action; deterministic\n"
+    )
+    report = json.loads(done.stdout)
+    assert report["X"]["worst_case"] == -1
+    refused = ttt("eval", "course_agent.py:agent", "--convention", "batched", cwd=str(tmp_path))
+    assert refused.returncode == 2
+    assert refused.stderr.count("\n") == 1
+    assert "course_agent.py:agent returned" in refused.stderr
