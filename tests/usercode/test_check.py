@@ -253,7 +253,7 @@ def test_ttt_check_draws_the_counterexample_and_a_line_to_reproduce_it(tmp_path:
     path = variant(tmp_path, BUGS["result-negative-index"][1])
     done = ttt("check", str(path), "--only", "result")
     assert done.returncode == 1, done.stderr
-    assert "result         FAIL" in done.stdout
+    assert "  result  FAIL" in done.stdout
     assert (
         "reproduce: result([[EMPTY, EMPTY, EMPTY], [EMPTY, EMPTY, EMPTY], [EMPTY, EMPTY, EMPTY]]"
         ", (-1, 0)) should raise an exception" in done.stdout
@@ -286,7 +286,7 @@ def test_a_class_is_graded_into_one_table_csv_and_json_lines(tmp_path: Path) -> 
     [
         (["nowhere.py"], "'nowhere.py' does not exist"),
         (["notes.txt"], "notes.txt is not a Python file (.py)"),
-        (["empty"], "no .py file in empty defines minimax()"),
+        (["empty"], "no .py file in empty"),
         (["notes.txt", "--time-limit", "nan"], "is not a finite number"),
     ],
 )

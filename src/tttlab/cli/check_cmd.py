@@ -28,7 +28,7 @@ from tttlab.cli.common import (
     print_json,
     writable_target,
 )
-from tttlab.usercode.grading import CS50_FUNCTIONS, check_cs50, find_module
+from tttlab.usercode.grading import EXERCISES, check_path
 from tttlab.usercode.report import TABLE_COLUMNS, CheckReport
 
 
@@ -48,6 +48,7 @@ def _show(report: CheckReport) -> None:
     )
     for problem in report.problems:
         out.print(f"  [red]problem:[/] {escape(problem)}")
+    width = max((len(name) for name in report.checks), default=0)
     for name, check in report.checks.items():
         mark = "[green]pass[/]" if check.ok else "[red]FAIL[/]"
         more = ""
@@ -56,7 +57,7 @@ def _show(report: CheckReport) -> None:
         if check.checked < check.planned:
             more += f" of {check.planned:,}"
         wrong = f", {check.wrong:,} wrong" if check.wrong else ""
-        out.print(f"  {name:<14} {mark} {check.checked:>7,} checked{more}{wrong}")
+        out.print(f"  {name:<{width}}  {mark} {check.checked:>7,} checked{more}{wrong}")
     for note in report.notes:
         out.print(f"  note: {escape(note)}")
     for name, check in report.checks.items():
@@ -130,10 +131,16 @@ def _csv_bytes(reports: Sequence[CheckReport]) -> bytes:
     help="Megabytes of memory for the student's process.",
 )
 @click.option(
+    "--exercise",
+    type=click.Choice(sorted(EXERCISES)),
+    default=None,
+    help="The exercise's shape (default: detected from what the files define).",
+)
+@click.option(
     "--only",
-    type=click.Choice(["initial_state", *CS50_FUNCTIONS]),
+    metavar="CHECK",
     multiple=True,
-    help="Check only this function (repeat for more).",
+    help="Run only this check, e.g. minimax or result (repeat for more).",
 )
 @file_option("--csv", "csv_path", "Also write the summary table to this CSV file.")
 @json_option
@@ -142,33 +149,28 @@ def check_command(
     time_limit: float,
     call_limit: float,
     memory_limit: int,
+    exercise: str | None,
     only: tuple[str, ...],
     csv_path: Path | None,
     as_json: bool,
 ) -> int:
-    """Grade tic-tac-toe exercise files (CS50 AI's tictactoe.py) on every reachable board.
+    """Grade tic-tac-toe exercises on every reachable board: CS50 AI's tictactoe.py, the
+    course's Environment, or the Q-learning text's Board class (detected).
 
-    Each PATH is a .py file or a folder holding one. The student's code runs in a child
+    Each PATH is a .py file or a folder of a student's files. Their code runs in a child
     process with time and memory limits; nothing it does can hang this command.
     """
     if csv_path is not None:
         writable_target(csv_path, "'--csv'")
-    files = []
     for path in paths:
-        if path.is_dir():
-            found = find_module(path)
-            if found is None:
-                raise CommandError(f"no .py file in {path} defines minimax()")
-            files.append(found)
-        elif path.suffix != ".py":
-            raise CommandError(f"{path} is not a Python file (.py)")
-        else:
-            files.append(path)
+        if not path.is_dir() and path.suffix != ".py":
+            raise CommandError(f"{path} is not a Python file (.py) or a folder")
     reports = []
-    for i, path in enumerate(files):
-        with err.status(f"Checking {escape(str(path))} ({i + 1}/{len(files)})…"):
-            report = check_cs50(
+    for i, path in enumerate(paths):
+        with err.status(f"Checking {escape(str(path))} ({i + 1}/{len(paths)})…"):
+            report = check_path(
                 path,
+                exercise=exercise,
                 time_limit=time_limit,
                 memory_mb=memory_limit,
                 call_seconds=call_limit,
@@ -177,9 +179,9 @@ def check_command(
         reports.append(report)
         if as_json:
             print_json(report.as_json())
-        elif len(files) == 1:
+        elif len(paths) == 1:
             _show(report)
-    if not as_json and len(files) > 1:
+    if not as_json and len(paths) > 1:
         _table(reports)
     if csv_path is not None:
         data = _csv_bytes(reports)

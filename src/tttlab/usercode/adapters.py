@@ -12,6 +12,8 @@ sb3        an object with ``predict(observation, action_masks=...)`` (Stable-Bas
            and sb3-contrib models); asked in batches
 batched    ``f(observations[N, rows, cols, 2], masks[N, cells]) -> actions[N]`` (numpy or
            JAX): the exact judge asks it for all positions in a few calls
+course     the course's TD agent: an object with ``take_action(env)`` that plays its move
+           on the student's own ``Environment`` (found beside it), exploration off
 agent      tttlab's own agent protocol (``select_move``, ``move_probabilities``)
 =========  ==============================================================================
 
@@ -48,7 +50,7 @@ from tttlab.game.observation import planes_of
 
 __all__ = ["CONVENTIONS", "SAMPLES", "UserAgent", "is_user_spec", "load_object", "user_agent"]
 
-CONVENTIONS = ("exercise", "position", "gym", "sb3", "batched", "agent")
+CONVENTIONS = ("exercise", "position", "gym", "sb3", "batched", "course", "agent")
 #: Answers per position from which a policy that is not deterministic is judged.
 SAMPLES = 32
 #: Positions asked twice to tell whether a policy is deterministic.
@@ -77,6 +79,10 @@ def _refuse_input(*_args: Any, **_kwargs: Any) -> str:
     raise _NoInput
 
 
+#: The module each spec was loaded from (the course convention looks beside the agent).
+_loaded: dict[str, Any] = {}
+
+
 def load_object(spec: str) -> Any:
     """The object ``NAME`` from ``file.py:NAME`` or ``package.module:NAME``. The file's
     folder goes on the import path (its own imports work); ``input()`` at import is
@@ -102,6 +108,7 @@ def load_object(spec: str) -> Any:
     finally:
         builtins.input = saved_input
     target: Any = module
+    _loaded[spec] = module
     for part in name.split("."):
         if not hasattr(target, part):
             raise AgentError(f"{head} has no {name!r}")
@@ -151,6 +158,10 @@ class UserAgent:
     name: str
     takes_position: bool = False
     deterministic: bool = True
+    #: The course convention: the student's Environment class.
+    environment: Any = None
+    #: The seats it plays (a course agent whose symbol is set plays that seat only).
+    seats: tuple[Player, ...] = (Player.X, Player.O)
     _memo: dict[int, Mapping[int, float]] = field(default_factory=dict, repr=False)
 
     @property
@@ -165,6 +176,7 @@ class UserAgent:
             "gym": "f(observation, action_mask) -> action",
             "sb3": "a model with predict(observation, action_masks=...)",
             "batched": "a batched f(observations, masks) -> actions",
+            "course": "the course's agent: take_action(env) on its own Environment",
             "agent": "tttlab's agent protocol",
         }[self.convention]
         how = (
@@ -189,12 +201,48 @@ class UserAgent:
             return self.target(board)
         if self.convention == "position":
             return self.target(position if self.takes_position else position.to_string())
+        if self.convention == "course":
+            return self._ask_course(position)
         observation = planes_of(position.cells, int(position.to_move), g)
         mask = np.zeros(g.cells, dtype=np.int8)
         mask[list(position.legal_moves)] = 1
         if self.convention == "gym":
             return self.target(observation, mask)
         return self._ask_batch(observation[None], mask[None])[0]
+
+    def _ask_course(self, position: Position) -> Any:
+        """Put the position on a fresh Environment, let the agent play greedily (ε = 0),
+        and read its move off the board (or take the (i, j) it returns)."""
+        g = self.geometry
+        env = self.environment()
+        mover = env.x if position.to_move == Player.X else env.o
+        values = {0: 0, 1: env.x, 2: env.o}
+        for k, c in enumerate(position.cells):
+            env.board[k // g.cols, k % g.cols] = values[c]
+        before = np.array(env.board, copy=True)
+        agent = self.target
+        saved = {a: getattr(agent, a) for a in ("eps", "epsilon", "verbose") if hasattr(agent, a)}
+        try:
+            for attribute in saved:
+                setattr(agent, attribute, 0 if attribute != "verbose" else False)
+            if len(self.seats) == 2:
+                if callable(getattr(agent, "set_symbol", None)):
+                    agent.set_symbol(mover)
+                else:
+                    agent.sym = mover
+            returned = agent.take_action(env)
+        finally:
+            for attribute, value in saved.items():
+                setattr(agent, attribute, value)
+        changed = np.flatnonzero(np.asarray(env.board).ravel() != before.ravel())
+        if len(changed) == 1:
+            return divmod(int(changed[0]), g.cols)
+        if len(changed) == 0 and returned is not None:
+            return returned
+        raise AgentError(
+            f"{self.name}.take_action changed {len(changed)} cells at position "
+            f"{position.to_string('/')}; it should place one mark"
+        )
 
     def _ask_batch(
         self, observations: npt.NDArray[np.int8], masks: npt.NDArray[np.int8]
@@ -216,7 +264,7 @@ class UserAgent:
 
     def _cell(self, position: Position, answer: Any) -> int:
         g = self.geometry
-        if self.convention == "exercise":
+        if self.convention in ("exercise", "course"):
             ok = isinstance(answer, (tuple, list)) and len(answer) == 2
             try:
                 row, col = (int(v.__index__()) for v in answer) if ok else (-1, -1)
@@ -332,6 +380,8 @@ def _detect(target: Any, geometry: Geometry, name: str) -> tuple[str, bool]:
     """The convention ``target`` follows, and whether it takes a Position (position only)."""
     if _is_agent(target):
         return "agent", False
+    if callable(getattr(target, "take_action", None)):
+        return "course", False
     if callable(getattr(target, "predict", None)):
         return "sb3", False
     if not callable(target):
@@ -382,6 +432,9 @@ def user_agent(
         if not _is_agent(target):
             raise AgentError(f"{name} does not have tttlab's agent protocol")
         return target  # type: ignore[no-any-return]
+    home = None
+    if isinstance(name, str) and is_user_spec(name):
+        home = _loaded.get(name)
     takes_position = False
     if convention is None:
         convention, takes_position = _detect(target, geometry, name)
@@ -390,8 +443,24 @@ def user_agent(
             inspect.signature(target).parameters
         )
     agent = UserAgent(target, convention, geometry, name, takes_position)
+    if convention == "course":
+        agent.environment = _environment(target, home, name)
+        sym, env = getattr(target, "sym", None), agent.environment()
+        if sym is not None and sym in (env.x, env.o):  # trained for one seat: judged there
+            agent.seats = (Player.X,) if sym == env.x else (Player.O,)
     agent.deterministic = _deterministic(agent)
     return agent
+
+
+def _environment(target: Any, home: Any, name: str) -> Any:
+    """The student's Environment class: in the module the agent was named from, or in
+    its class's module."""
+    places = [home, sys.modules.get(type(target).__module__)]
+    for place in places:
+        found = getattr(place, "Environment", None)
+        if isinstance(found, type):
+            return found
+    raise AgentError(f"{name}: no Environment class beside the agent to play it on")
 
 
 def _deterministic(agent: UserAgent) -> bool:

@@ -22,7 +22,10 @@ Run as ``python -m tttlab.usercode.runner JOB.json``.
 
 from __future__ import annotations
 
+import ast
 import builtins
+import importlib
+import importlib.abc
 import importlib.util
 import io
 import json
@@ -33,6 +36,8 @@ import sys
 import time
 from collections.abc import Callable
 from typing import Any
+
+from tttlab.usercode.shapes import SHAPES, short
 
 __all__ = ["main"]
 
@@ -71,92 +76,6 @@ def _alarm(_signum: int, _frame: Any) -> None:
     raise CallTimeout
 
 
-def _short(value: Any) -> str:
-    try:
-        text = repr(value)
-    except BaseException:
-        text = f"<{type(value).__name__}>"
-    text = " ".join(text.split())
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-class Codec:
-    """Boards between the job's strings ("X.O......") and the student's list of lists."""
-
-    def __init__(self, module: Any) -> None:
-        self.x, self.o, self.empty = module.X, module.O, module.EMPTY
-        self.cell = {"X": self.x, "O": self.o, ".": self.empty}
-
-    def board(self, text: str) -> list[list[Any]]:
-        return [[self.cell[c] for c in text[r * 3 : r * 3 + 3]] for r in range(3)]
-
-    def symbol(self, value: Any) -> str | None:
-        """ "X", "O" or "." for the student's constants, else None."""
-        for name, constant in (("X", self.x), ("O", self.o), (".", self.empty)):
-            try:
-                if value is constant or (type(value) is type(constant) and value == constant):
-                    return name
-            except BaseException:
-                return None
-        return None
-
-    def encode_board(self, value: Any) -> Any:
-        if not isinstance(value, (list, tuple)) or len(value) != 3:
-            return ["g", _short(value)]
-        out = []
-        for row in value:
-            if not isinstance(row, (list, tuple)) or len(row) != 3:
-                return ["g", _short(value)]
-            for cell in row:
-                name = self.symbol(cell)
-                if name is None:
-                    return ["g", _short(value)]
-                out.append(name)
-        return "".join(out)
-
-
-def _pair(value: Any) -> int | None:
-    """The cell index of an ``(i, j)`` action with 0 <= i, j < 3, else None."""
-    if not isinstance(value, (tuple, list)) or len(value) != 2:
-        return None
-    i, j = value
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (i, j)):
-        try:  # numpy integers
-            i, j = int(i.__index__()), int(j.__index__())
-        except BaseException:
-            return None
-    if 0 <= i < 3 and 0 <= j < 3:
-        return int(i) * 3 + int(j)
-    return None
-
-
-def _encode(function: str, value: Any, codec: Codec) -> Any:
-    if function in ("player", "winner"):
-        name = codec.symbol(value)
-        return name if name is not None else ["g", _short(value)]
-    if function == "terminal":
-        return value if type(value) is bool else ["g", _short(value)]
-    if function == "utility":
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value in (-1, 0, 1):
-            return int(value)
-        return ["g", _short(value)]
-    if function == "actions":
-        try:
-            items = list(value)
-        except BaseException:
-            return ["g", _short(value)]
-        cells = [_pair(a) for a in items]
-        if any(c is None for c in cells) or isinstance(value, (str, bytes)):
-            return ["g", _short(value)]
-        return sorted(c for c in cells if c is not None)
-    if function == "minimax":
-        if value is None:
-            return None
-        cell = _pair(value)
-        return cell if cell is not None else ["g", _short(value)]
-    return codec.encode_board(value)  # result
-
-
 def _call(function: Callable[..., Any], args: tuple[Any, ...], seconds: float | None) -> Any:
     """["v", value] or what went wrong, as the module docstring lists."""
     if seconds:
@@ -168,7 +87,7 @@ def _call(function: Callable[..., Any], args: tuple[Any, ...], seconds: float | 
     except InputCalled:
         return ["i"]
     except SystemExit as stop:
-        return ["x", _short(stop.code)]
+        return ["x", short(stop.code)]
     except RecursionError:
         return ["e", "RecursionError: maximum recursion depth exceeded"]
     except BaseException as error:
@@ -179,15 +98,105 @@ def _call(function: Callable[..., Any], args: tuple[Any, ...], seconds: float | 
             signal.setitimer(signal.ITIMER_REAL, 0)
 
 
-def _load(path: str, name: str, folder: str) -> Any:
+class _Namespace:
+    """The names of several modules, looked up in order (a student's folder)."""
+
+    def __init__(self, modules: list[Any]) -> None:
+        self.modules = modules
+
+    def __getattr__(self, name: str) -> Any:
+        for module in self.modules:
+            if name in vars(module):
+                return vars(module)[name]
+        raise AttributeError(name)
+
+
+_KEPT = (
+    ast.Import,
+    ast.ImportFrom,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Assign,
+    ast.AnnAssign,
+)
+
+
+class _Definitions(importlib.abc.Loader):
+    """Loads a student's file without its top-level game or training: imports, functions,
+    classes and assignments run (each under the per-call limit); loops, calls and the
+    rest are skipped and reported."""
+
+    def __init__(self, path: str, seconds: float, skipped: list[str]) -> None:
+        self.path, self.seconds, self.skipped = path, seconds, skipped
+
+    def create_module(self, spec: Any) -> None:
+        return None
+
+    def exec_module(self, module: Any) -> None:
+        with open(self.path, encoding="utf-8", errors="replace") as f:
+            tree = ast.parse(f.read(), filename=self.path)
+        name = os.path.basename(self.path)
+        for node in tree.body:
+            docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            if not isinstance(node, _KEPT) and not docstring:
+                self.skipped.append(_lines(name, node))
+                continue
+            code = compile(ast.Module([node], []), self.path, "exec")
+            outcome = _call(exec, (code, module.__dict__), self.seconds)
+            if outcome[0] != "v":
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    raise ImportError(_describe(outcome))
+                self.skipped.append(f"{_lines(name, node)} ({_describe(outcome)})")
+
+
+class _Folder(importlib.abc.MetaPathFinder):
+    """Imports of the student's own files load their definitions only."""
+
+    def __init__(self, folder: str, seconds: float, skipped: list[str]) -> None:
+        self.folder, self.seconds, self.skipped = folder, seconds, skipped
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        candidate = os.path.join(self.folder, fullname + ".py")
+        if "." in fullname or not os.path.isfile(candidate):
+            return None
+        loader = _Definitions(candidate, self.seconds, self.skipped)
+        return importlib.util.spec_from_file_location(fullname, candidate, loader=loader)
+
+
+def _lines(name: str, node: ast.stmt) -> str:
+    end = node.end_lineno or node.lineno
+    return (
+        f"{name} line {node.lineno}" if end == node.lineno else f"{name} lines {node.lineno}-{end}"
+    )
+
+
+def _describe(outcome: list[Any]) -> str:
+    if outcome[0] == "e":
+        return str(outcome[1])
+    return {
+        "x": "it called sys.exit()",
+        "i": "it called input()",
+        "t": "stopped: it ran past the time limit",
+    }[outcome[0]]
+
+
+def _load(job: dict[str, Any], skipped: list[str]) -> Any:
+    """The student's names: one module imported whole (``load`` "import"), or every file
+    of the folder (or the one file) with its definitions only."""
+    folder = job["folder"]
     sys.path.insert(0, folder)
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    if job["load"] == "import":
+        spec = importlib.util.spec_from_file_location(job["module"], job["path"])
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot import {job['path']}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[job["module"]] = module
+        spec.loader.exec_module(module)
+        return module
+    sys.meta_path.insert(0, _Folder(folder, job["call_seconds"], skipped))
+    files = job["files"]
+    return _Namespace([importlib.import_module(os.path.basename(f)[:-3]) for f in files])
 
 
 def _limit_memory(megabytes: int) -> None:
@@ -220,54 +229,55 @@ def main(argv: list[str]) -> int:
     def emit(item: Any) -> None:
         results.write(json.dumps(item, separators=(",", ":")) + "\n")
 
-    loaded = _call(_load, (job["path"], job["module"], job["folder"]), job["import_seconds"])
+    skipped: list[str] = []
+    loaded = _call(_load, (job, skipped), job["import_seconds"])
     if loaded[0] != "v":
         emit({"import": loaded, "printed": capture.writes, "first_print": capture.first})
         return 0
-    module = loaded[1]
-    missing = [n for n in job["names"] if not hasattr(module, n)]
-    emit({"import": ["v"], "missing": missing, "printed": capture.writes})
-    if missing:
-        return 0
-    try:
-        codec = Codec(module)
-        for text in "XO.":
-            codec.symbol(codec.cell[text])
-    except BaseException as error:
-        emit({"constants": _short(error)})
-        return 0
-    initial = _call(module.initial_state, (), job["call_seconds"])
-    emit({"initial_state": _encode("result", initial[1], codec) if initial[0] == "v" else initial})
+    ns = loaded[1]
 
-    for function, cases in job["phases"]:
+    def has(name: str) -> bool:
+        return any(_defined(ns, n) for n in name.split("|"))
+
+    missing = [n for n in job["names"] if not has(n)]
+    emit({"import": ["v"], "missing": missing, "skipped": skipped, "printed": capture.writes})
+    shape = SHAPES[job["exercise"]](ns)
+    try:
+        prepared = shape.prepare()
+    except BaseException as error:
+        emit({"constants": short(error)})
+        return 0
+    if prepared:
+        emit(prepared)
+
+    def run(target: Callable[..., Any], *args: Any) -> list[Any]:
+        outcome: list[Any] = _call(target, args, seconds)
+        return outcome
+
+    for function, cases, needs in job["phases"]:
+        if not all(has(n) for n in needs):
+            continue
         emit({"phase": function})
-        target = getattr(module, function)
-        seconds = None if function == "minimax" else job["call_seconds"]
+        seconds = None if function in job["unlimited"] else job["call_seconds"]
         for case in cases:
-            if function == "result":
-                board = codec.board(case[0])
-                before = [list(row) for row in board]  # cells are the student's constants
-                action = tuple(case[1])
-                start = time.perf_counter()
-                outcome = _call(target, (board, action), seconds)
-                changed = board != before
-            else:
-                board = codec.board(case)
-                start = time.perf_counter()
-                outcome = _call(target, (board,), seconds)
-                changed = False
+            start = time.perf_counter()
+            outcome = shape.call(function, case, run)
             elapsed = time.perf_counter() - start
-            if outcome[0] == "v":
-                outcome = ["v", _encode(function, outcome[1], codec)]
-            if changed:
-                outcome.append("changed")
-            if function == "minimax":
+            if function in job["timed"]:
                 outcome.append(round(elapsed, 6) if math.isfinite(elapsed) else None)
             emit(outcome)
             if outcome[0] == "t":  # the same loop would stop every later call too
                 break
         emit({"end": function, "printed": capture.writes, "first_print": capture.first})
     return 0
+
+
+def _defined(ns: Any, name: str) -> bool:
+    try:
+        getattr(ns, name)
+    except BaseException:
+        return False
+    return True
 
 
 if __name__ == "__main__":

@@ -25,23 +25,42 @@ __all__ = ["Job", "RawRun", "run_job"]
 
 @dataclass(frozen=True)
 class Job:
-    """What the child should call: ``phases`` is a list of (function, cases)."""
+    """What the child should load and call.
+
+    ``phases`` is a list of (function, cases, names it needs); ``load`` is "import" (run
+    the module ``path``) or "definitions" (load ``files`` without their main code).
+    """
 
     path: Path
+    exercise: str
+    load: str
+    files: tuple[str, ...]
     names: tuple[str, ...]
-    phases: list[tuple[str, list[Any]]]
+    phases: list[tuple[str, list[Any], list[str]]]
+    unlimited: tuple[str, ...]
+    timed: tuple[str, ...]
     time_limit: float
     memory_mb: int
     call_seconds: float = 5.0
+
+    @property
+    def folder(self) -> Path:
+        path = self.path.resolve()
+        return path if path.is_dir() else path.parent
 
     def as_json(self) -> dict[str, Any]:
         path = self.path.resolve()
         return {
             "path": str(path),
             "module": path.stem if path.stem.isidentifier() else "submission",
-            "folder": str(path.parent),
+            "folder": str(self.folder),
+            "files": list(self.files),
+            "exercise": self.exercise,
+            "load": self.load,
             "names": list(self.names),
             "phases": self.phases,
+            "unlimited": list(self.unlimited),
+            "timed": list(self.timed),
             "memory_mb": self.memory_mb,
             "call_seconds": self.call_seconds,
             "import_seconds": min(self.time_limit, 30.0),
@@ -55,7 +74,7 @@ class RawRun:
     imported: list[Any] | None = None
     missing: list[str] = field(default_factory=list)
     constants: str | None = None
-    initial_state: Any = None
+    skipped: list[str] = field(default_factory=list)
     results: dict[str, list[list[Any]]] = field(default_factory=dict)
     finished: set[str] = field(default_factory=set)
     printed: int = 0
@@ -77,10 +96,9 @@ class RawRun:
         if "import" in item:
             self.imported = item["import"]
             self.missing = list(item.get("missing", []))
+            self.skipped = list(item.get("skipped", []))
         elif "constants" in item:
             self.constants = str(item["constants"])
-        elif "initial_state" in item:
-            self.initial_state = item["initial_state"]
         elif "phase" in item:
             phase = str(item["phase"])
             self.results[phase] = []
@@ -113,7 +131,7 @@ def run_job(job: Job) -> RawRun:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            cwd=job.path.resolve().parent,
+            cwd=job.folder,
             env=_child_environment(),
             start_new_session=True,
         )
