@@ -13,8 +13,8 @@ nbclient = pytest.importorskip("nbclient", reason="the lessons extra is not inst
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("[0-9]*.py"))
 
 
-def test_there_are_six_lessons() -> None:
-    assert len(NOTEBOOKS) == 6
+def test_there_are_seven_lessons() -> None:
+    assert len(NOTEBOOKS) == 7
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])

@@ -25,12 +25,14 @@ TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time, loaded on first use
     from tttlab.api import ArenaResult as ArenaResult
+    from tttlab.api import CheckReport as CheckReport
     from tttlab.api import Evaluation as Evaluation
     from tttlab.api import MDPResult as MDPResult
     from tttlab.api import SolveResult as SolveResult
     from tttlab.api import TrainedAgent as TrainedAgent
     from tttlab.api import TrainedNetwork as TrainedNetwork
     from tttlab.api import arena as arena
+    from tttlab.api import check as check
     from tttlab.api import evaluate as evaluate
     from tttlab.api import load as load
     from tttlab.api import mdp as mdp
@@ -49,6 +51,8 @@ _LAZY = {
     "evaluate": "tttlab.api",
     "solve": "tttlab.api",
     "arena": "tttlab.api",
+    "check": "tttlab.api",
+    "CheckReport": "tttlab.api",
     "load": "tttlab.api",
     "mdp": "tttlab.api",
     "position": "tttlab.api",

@@ -19,13 +19,15 @@ The modules: :mod:`~tttlab.api.calls` (the functions), :mod:`~tttlab.api.agents`
 """
 
 from tttlab.api.agents import BuiltinAgent, LoadedAgent, TrainedAgent, TrainedNetwork, load
-from tttlab.api.calls import arena, evaluate, mdp, position, solve, train, uses_table
+from tttlab.api.calls import arena, check, evaluate, mdp, position, solve, train, uses_table
 from tttlab.api.results import ArenaResult, Curve, Evaluation, MDPResult, SolveResult
 from tttlab.errors import TttlabError, TttlabTypeError
+from tttlab.usercode.report import CheckReport
 
 __all__ = [
     "ArenaResult",
     "BuiltinAgent",
+    "CheckReport",
     "Curve",
     "Evaluation",
     "LoadedAgent",
@@ -36,6 +38,7 @@ __all__ = [
     "TttlabError",
     "TttlabTypeError",
     "arena",
+    "check",
     "evaluate",
     "load",
     "mdp",

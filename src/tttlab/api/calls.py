@@ -31,11 +31,13 @@ from tttlab.io import is_builtin
 from tttlab.limits import EXACT_JUDGE_POSITIONS, MDP_POSITIONS, TABLE_SOLVE_CANDIDATES
 from tttlab.solvers.summary import search_summary, table_summary
 from tttlab.training import Callback, ConsoleProgress, Watcher, drive, start
+from tttlab.usercode.grading import check_path
+from tttlab.usercode.report import CheckReport
 
 if TYPE_CHECKING:
     from tttlab.agents.learned import LearnedAgent
 
-__all__ = ["arena", "evaluate", "mdp", "position", "solve", "train", "uses_table"]
+__all__ = ["arena", "check", "evaluate", "mdp", "position", "solve", "train", "uses_table"]
 
 TableLearner = Literal["td", "q", "sarsa", "expected-sarsa", "double-q"]
 NetworkLearner = Literal["alphazero", "dqn"]
@@ -313,3 +315,35 @@ def position(text: str, board: Geometry | str | None = None) -> Position:
         raise TttlabTypeError(f"a position is a string like 'X.O/.X./..O', not {text!r}")
     geometry = None if board is None else geometry_of(board)
     return Position.from_string(text) if geometry is None else Position.from_string(text, geometry)
+
+
+def check(
+    path: str | Path,
+    *,
+    exercise: str | None = None,
+    only: Sequence[str] = (),
+    time_limit: float = 120.0,
+    memory_mb: int = 1024,
+    call_seconds: float = 5.0,
+) -> CheckReport:
+    """Grade an exercise file or a student's folder on every reachable board: ``ttt
+    check``. The code runs in a child process with these limits; ``exercise`` ("cs50",
+    "course" or "board") forces the shape, ``only`` names the checks to run."""
+    target = Path(path)
+    if not target.exists():
+        raise TttlabError(f"no such file or folder: {target}")
+    if not target.is_dir() and target.suffix != ".py":
+        raise TttlabError(f"{target} is not a Python file (.py) or a folder")
+    for name, value in (("time_limit", time_limit), ("call_seconds", call_seconds)):
+        if not isinstance(value, (int, float)) or not 0 < value <= 3600:
+            raise TttlabError(f"{name} must be a number of seconds in (0, 3600], got {value!r}")
+    if not isinstance(memory_mb, int) or memory_mb < 128:
+        raise TttlabError(f"memory_mb must be a whole number of at least 128, got {memory_mb!r}")
+    return check_path(
+        target,
+        exercise=exercise,
+        time_limit=float(time_limit),
+        memory_mb=memory_mb,
+        call_seconds=float(call_seconds),
+        only=tuple(only),
+    )

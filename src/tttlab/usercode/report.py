@@ -91,6 +91,21 @@ class CheckReport:
             "notes": list(self.notes),
         }
 
+    def summary(self) -> str:
+        """A few lines of text: each check's result and the first counterexample's line."""
+        lines = [f"{self.file}: {'pass' if self.ok else 'FAIL'} (coverage {self.coverage:.0%})"]
+        lines += [f"  problem: {p}" for p in self.problems]
+        width = max((len(n) for n in self.checks), default=0)
+        for name, check in self.checks.items():
+            verdict = "pass" if check.ok else f"FAIL, {check.wrong:,} wrong"
+            lines.append(f"  {name:<{width}}  {verdict} ({check.checked:,} checked)")
+            if check.example is not None:
+                lines.append(f"  {'':<{width}}  {check.example.repro}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.summary()
+
     def row(self) -> dict[str, Any]:
         """The summary table's row (``TABLE_COLUMNS``)."""
         failed = [n for n, c in self.checks.items() if not c.ok]
