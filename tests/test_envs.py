@@ -54,8 +54,11 @@ def test_perfect_opponent_is_never_beaten_by_random_play() -> None:
         _, info = env.reset(seed=episode)
         done, reward = False, 0.0
         while not done:
+            # sb3-contrib's MaskablePPO reads the mask from action_masks()
+            assert env.action_masks().tolist() == info["action_mask"].astype(bool).tolist()
             action = int(rng.choice(np.flatnonzero(info["action_mask"])))
             _, reward, done, _, info = env.step(action)
+        assert not env.action_masks().any()
         assert reward <= 0
 
 

@@ -71,9 +71,16 @@ class TicTacToeEnv(gym.Env[Obs, np.int64]):
     def _observation(self) -> Obs:
         return planes(self.position, int(self.seat))
 
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal cells now, as sb3-contrib's ``MaskablePPO`` asks an environment for
+        them (the same as ``info["action_mask"]``)."""
+        mask = np.zeros(self.geometry.cells, dtype=np.bool_)
+        if not self.position.is_terminal:
+            mask[list(self.position.legal_moves)] = True
+        return mask
+
     def _info(self, **extra: Any) -> dict[str, Any]:
-        mask = np.zeros(self.geometry.cells, dtype=np.int8)
-        mask[list(self.position.legal_moves)] = 1
+        mask = self.action_masks().astype(np.int8)
         return {"action_mask": mask, "position": self.position.to_string(), **extra}
 
     def _opponent_moves(self) -> None:
