@@ -34,6 +34,7 @@ LAYER = {
     "envs": 7,
     "web": 7,
     "cli": 7,
+    "integrations": 7,
 }
 
 

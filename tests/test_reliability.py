@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -24,6 +25,8 @@ from tttlab.game import Geometry, GeometryError, Position, PositionError
 from tttlab.io import load_agent_file
 from tttlab.web.app import create_app
 
+CORRECT_EXERCISE = Path(__file__).parent / "usercode" / "corpus" / "memo_minimax.py"
+
 # The smallest valid invocation of each command, to which one bad option is added.
 BASE: dict[str, list[str]] = {
     "play": ["play"],
@@ -35,6 +38,7 @@ BASE: dict[str, list[str]] = {
     "arena": ["arena", "random", "random", "--games", "1"],
     "serve": ["serve"],
     "demo": ["demo"],
+    "check": ["check", "tictactoe.py"],  # a correct module, written by the test
 }
 # Any string is a host name to try (the browser tests use the default), and demo creates
 # the folder it is given.
@@ -90,6 +94,8 @@ def test_every_option_refuses_nonsense(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("builtins.input", lambda prompt="": "q")
+    if command == "check":
+        shutil.copy(CORRECT_EXERCISE, tmp_path / "tictactoe.py")
     argv = [*BASE[command]]
     if option in argv:  # replace the base value instead of repeating the option
         i = argv.index(option)
