@@ -90,7 +90,7 @@ def main() -> None:
                 every = max(1, games // 10)
                 q = q_curve(seat, seed, games, every, Path(folder))
                 curves.setdefault(("q", seat), []).append(
-                    [(p["episodes"], p[seat]["optimal_share"]) for p in q]
+                    [(p["episode"], p[seat]["optimal_share"]) for p in q]
                 )
                 print(
                     f"q   {seat} seed {seed}: {games:,} games; worst case "

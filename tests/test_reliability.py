@@ -431,3 +431,9 @@ def test_unexpected_errors_are_one_line(
         "(set TTTLAB_DEBUG=1 for the traceback, and please report it)"
     ]
     assert os.environ.get("TTTLAB_DEBUG") is None
+
+
+def test_a_missing_required_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    # click 8.3 reads an explicit default=None as a value given: --out must have no default
+    assert main(["train", "q", "--episodes", "10"]) == 2
+    assert capsys.readouterr().err == "ttt train: error: Missing option '--out'.\n"

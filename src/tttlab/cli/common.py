@@ -102,7 +102,9 @@ def file_option(
 ) -> Callable[[F], F]:
     """An option naming a file (not a folder; ``-`` too with ``dash``), into ``dest``."""
     path = click.Path(dir_okay=False, allow_dash=dash, path_type=Path)
-    return click.option(name, dest, type=path, default=None, required=required, help=help)
+    if required:  # no default at all: click 8.3 takes an explicit None as a value given
+        return click.option(name, dest, type=path, required=True, help=help)
+    return click.option(name, dest, type=path, default=None, help=help)
 
 
 def seed_option(func: F) -> F:
