@@ -1,4 +1,4 @@
-"""`ttt train alphazero|dqn` with its defaults, one whole process per seed, judged exactly.
+"""`ttt train alphazero|dqn|ppo` with its defaults, one whole process per seed, judged exactly.
 
     .venv/bin/python benchmarks/bench_network.py                       # alphazero, 3x3, seeds 0-4
     .venv/bin/python benchmarks/bench_network.py --algorithm dqn       # dqn, 3x3, seeds 0-4
@@ -52,7 +52,7 @@ def ttt(*args: str, minutes: float | None = None) -> tuple[dict[str, object] | N
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--algorithm", choices=["alphazero", "dqn"], default="alphazero")
+    parser.add_argument("--algorithm", choices=["alphazero", "dqn", "ppo"], default="alphazero")
     parser.add_argument("--board", default="3x3k3")
     parser.add_argument("--seeds", default="0,1,2,3,4")
     parser.add_argument("--episodes", type=int, default=None)

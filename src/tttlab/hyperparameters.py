@@ -45,7 +45,7 @@ __all__ = [
 #: The tabular learners (numba kernels over the full table), in the course's order.
 TABLE_LEARNERS = ("td", "q", "sarsa", "expected-sarsa", "double-q")
 #: The network learners (JAX, the ``neural`` extra).
-NETWORK_LEARNERS = ("alphazero", "dqn")
+NETWORK_LEARNERS = ("alphazero", "dqn", "ppo")
 LEARNERS = TABLE_LEARNERS + NETWORK_LEARNERS
 _Q_FAMILY = ("q", "sarsa", "expected-sarsa", "double-q")
 
@@ -264,13 +264,23 @@ HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
     _unit("draw_reward", "TD's value of a draw (the course's 0 never holds a draw).", {"td": 0.5}),
     _count("simulations", "Search simulations per self-play move.", {"alphazero": 32}, 1, 4096),
     _count(
-        "batch", "Games played at once per iteration.", {"alphazero": 256, "dqn": 128}, 1, 1 << 20
+        "batch",
+        "Games played at once per iteration.",
+        {"alphazero": 256, "dqn": 128, "ppo": 256},
+        1,
+        1 << 20,
     ),
     Hyperparameter(
         "hidden", "widths", "Widths of the hidden layers.", _each(_NETWORKS, (128, 128))
     ),
     Hyperparameter(
-        "learning_rate", "number", "Adam's step size.", {"alphazero": 0.001}, 0.0, 1.0, True
+        "learning_rate",
+        "number",
+        "Adam's step size.",
+        {"alphazero": 0.001, "ppo": 0.0003},
+        0.0,
+        1.0,
+        True,
     ),
     _count("updates", "Gradient steps per iteration.", {"alphazero": 32, "dqn": 64}, 0, 1 << 16),
     _count("minibatch", "Positions per gradient step.", _each(_NETWORKS, 256), 1, 1 << 20),
@@ -281,11 +291,16 @@ HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
         "opening",
         "integer",
         "At most this many uniformly random opening moves per game, not trained on.",
-        {"alphazero": None},
+        {"alphazero": None, "ppo": None},
         low=0,
         high=64,
         shown="cells - 2",
     ),
+    _count("epochs", "Passes over each iteration's positions.", {"ppo": 4}, 1, 256),
+    _unit("clip", "PPO's clip: the policy ratio is kept within 1 ± clip.", {"ppo": 0.2}),
+    _unit("entropy", "Coefficient of the entropy bonus.", {"ppo": 0.01}),
+    _unit("value_coef", "Coefficient of the value loss.", {"ppo": 0.5}),
+    _unit("gae_lambda", "λ of generalised advantage estimation.", {"ppo": 0.95}),
     _count("target_every", "Gradient steps between copies to the target.", {"dqn": 64}, 1, 1 << 24),
     Hyperparameter(
         "double",
@@ -377,5 +392,7 @@ def default_episodes(learner: str, cells: int) -> int:
             return 32768  # 5 of 5 seeds play perfectly (benchmarks/bench_network.py)
         return 524288 if cells <= 16 else 262144
     if learner == "dqn":
+        return 65536 if cells <= 9 else 1 << 20
+    if learner == "ppo":
         return 65536 if cells <= 9 else 1 << 20
     return 200_000

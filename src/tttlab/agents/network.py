@@ -16,6 +16,7 @@ network-guided tree search (PUCT, as AlphaZero plays) at each move.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from tttlab.game import Geometry, Player, Position, StateSpace
 __all__ = ["NETWORK_KINDS", "PERSPECTIVES", "Architecture", "NetworkAgent", "encode"]
 
 #: Algorithm → what its network's head gives.
-NETWORK_KINDS = {"alphazero": "policy-value", "dqn": "q"}
+NETWORK_KINDS = {"alphazero": "policy-value", "dqn": "q", "ppo": "policy-value"}
 #: Whose side a network sees the board from and scores moves for: ``mover`` (the mover's
 #: stones first, values for the mover, one network for both seats) or ``x`` (X's stones
 #: first, values for X, which X maximises and O minimises, as the seed's Q-learning).
@@ -170,6 +171,9 @@ class NetworkAgent:
     label: str = ""
     simulations: int = 0
     exploration: float = 1.25
+    #: Play the policy's own distribution over the legal moves (policy networks only:
+    #: ``ttt eval --stochastic``), not its most probable moves.
+    stochastic: bool = False
 
     seats: tuple[Player, ...] = (Player.X, Player.O)
 
@@ -183,7 +187,16 @@ class NetworkAgent:
     @property
     def name(self) -> str:
         base = self.label or self.algorithm
-        return f"{base}:{self.simulations}" if self.simulations else base
+        base = f"{base}:{self.simulations}" if self.simulations else base
+        return f"{base} (stochastic)" if self.stochastic else base
+
+    def with_stochastic(self) -> NetworkAgent:
+        """The same network, playing its policy's own distribution over the legal moves."""
+        if self.architecture.head != "policy-value" or self.simulations:
+            raise AgentError(
+                "only a policy network's raw policy (ppo, alphazero) can be played stochastically"
+            )
+        return dataclasses.replace(self, stochastic=True)
 
     def with_search(self, simulations: int) -> NetworkAgent:
         """The same network, searching ``simulations`` times per move."""
@@ -224,7 +237,11 @@ class NetworkAgent:
         return moves, None if value is None else float(value[0])
 
     def _decisions(self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]) -> Any:
+        """Each row's move probabilities, unnormalised: its best moves (ties kept), or
+        with ``stochastic`` the policy's own distribution."""
         scores, _ = self.outputs(boards, movers)
+        if self.stochastic:
+            return _softmax(scores, boards == 0)
         return _best(scores, boards == 0)
 
     # -- the agent protocol -------------------------------------------------------------
@@ -235,6 +252,8 @@ class NetworkAgent:
             top = counts.max()
             return uniform([int(m) for m in np.flatnonzero(counts == top)])
         best = self._decisions(np.array([position.cells]), np.array([int(position.to_move)]))
+        if self.stochastic:
+            return {int(m): float(best[0][m]) for m in position.legal_moves}
         return uniform([int(m) for m in np.flatnonzero(best[0])])
 
     def select_move(self, position: Position, rng: np.random.Generator) -> int:

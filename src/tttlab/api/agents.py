@@ -4,7 +4,7 @@
 
 - a :class:`TrainedAgent` (a table learner: td, q, sarsa, expected-sarsa, double-q, or an
   MDP's policy),
-- a :class:`TrainedNetwork` (alphazero or dqn),
+- a :class:`TrainedNetwork` (alphazero, dqn or ppo),
 - for a built-in name, the built-in agent (``random``, ``perfect``, ``minimax``, ``mcts``).
 
 The first two share one surface: ``save(path)`` writes the agent file that ``ttt train

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["arena", "check", "evaluate", "mdp", "position", "solve", "train", "uses_table"]
 
 TableLearner = Literal["td", "q", "sarsa", "expected-sarsa", "double-q"]
-NetworkLearner = Literal["alphazero", "dqn"]
+NetworkLearner = Literal["alphazero", "dqn", "ppo"]
 
 
 def evaluate(

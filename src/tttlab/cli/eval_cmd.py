@@ -9,7 +9,8 @@ import click
 import numpy as np
 
 from tttlab import api
-from tttlab.agents import Agent
+from tttlab.agents import Agent, AgentError
+from tttlab.agents.network import NetworkAgent
 from tttlab.cli.common import (
     CommandError,
     board_options,
@@ -40,6 +41,12 @@ def _frac(x: float) -> str:
     "each with the exact proof search (for boards too big for the whole graph).",
 )
 @click.option("--seed", type=click.IntRange(min=0), default=0, help="Seed for --sample.")
+@click.option(
+    "--stochastic",
+    is_flag=True,
+    help="Judge a policy network (ppo, alphazero) by its own move distribution, not its "
+    "most probable moves.",
+)
 @board_options
 @convention_option
 @json_option
@@ -52,9 +59,19 @@ def eval_command(
     k: int | None,
     as_json: bool,
     convention: str | None,
+    stochastic: bool,
 ) -> None:
     """Evaluate AGENT exactly: worst case, results against random, optimal share."""
     geometry, (player,) = load_agents([agent], board, k, convention=convention)
+    if stochastic:
+        if not isinstance(player, NetworkAgent):
+            raise CommandError(
+                f"--stochastic applies to policy networks (ppo, alphazero), not {agent}"
+            )
+        try:
+            player = player.with_stochastic()
+        except AgentError as error:
+            raise CommandError(str(error)) from None
     if sample is not None:
         _sampled(player, geometry, side, sample, seed, as_json)
         return

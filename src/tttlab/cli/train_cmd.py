@@ -33,8 +33,8 @@ __all__ = ["train_command"]
     "--episodes",
     type=click.IntRange(min=1),
     default=None,
-    help="Training games (required for table learners unless --resume; alphazero and dqn: "
-    "self-play games, default by board).",
+    help="Training games (required for table learners unless --resume; networks "
+    "(alphazero, dqn, ppo): self-play games, default by board).",
 )
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed (default 0).")
 @file_option("--out", "out_path", "Agent file (.npz).", required=True)
@@ -90,8 +90,8 @@ def train_command(
     as_json: bool,
     **hyperparameters: Any,
 ) -> None:
-    """Train ALGORITHM (td, q, sarsa, expected-sarsa, double-q, alphazero, dqn); save to
-    --out."""
+    """Train ALGORITHM (td, q, sarsa, expected-sarsa, double-q, alphazero, dqn, ppo); save
+    to --out."""
     if as_json and events_path is not None and str(events_path) == "-":
         raise click.BadParameter(
             "--events - and --json both write to standard output", param_hint="'--events'"

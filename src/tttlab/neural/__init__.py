@@ -1,5 +1,5 @@
 """Learning beyond the table (the ``neural`` extra): networks in equinox, AlphaZero with
-mctx, trained with optax on :mod:`tttlab.vector`.
+mctx, DQN and PPO, trained with optax on :mod:`tttlab.vector`.
 
 Importing it turns on JAX's persistent compilation cache, in ``jax/`` beside the table cache
 (``$TTTLAB_CACHE_DIR``, see :mod:`tttlab.game.tablecache`), unless the cache is off or

@@ -201,6 +201,7 @@ class NetworkRun(Run):
 _NETWORK_CLASSES = {
     "alphazero": ("AlphaZeroConfig", "AlphaZeroTrainer"),
     "dqn": ("DQNConfig", "DQNTrainer"),
+    "ppo": ("PPOConfig", "PPOTrainer"),
 }
 
 

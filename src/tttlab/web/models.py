@@ -80,7 +80,7 @@ class ArenaRequest(_Body):
 
 class TrainRequest(_Body):
     algorithm: str = Field(
-        max_length=40, description="td, q, sarsa, expected-sarsa, double-q, alphazero or dqn"
+        max_length=40, description="td, q, sarsa, expected-sarsa, double-q, alphazero, dqn or ppo"
     )
     board: str = Field(default="3x3k3", max_length=20)
     episodes: int = Field(ge=1, le=2**31 - 1, description="training games")
