@@ -126,6 +126,9 @@ def _problems(raw: RawRun, job: Job, calls: Plan) -> list[str]:
         done = len(raw.results[running])
         cases = calls.cases[running]
         where = f" on {grid(cases[done].board)}" if done < len(cases) else ""
+        if running not in job.unlimited:
+            # answers to quick calls reach us up to 20 ms late: it stopped there or later
+            where = where.replace(" on ", " at or after ")
         if raw.timed_out:
             problems.append(f"stopped at the time limit ({job.time_limit:g} s) in {running}{where}")
         else:

@@ -215,7 +215,7 @@ def _limit_memory(megabytes: int) -> None:
 def main(argv: list[str]) -> int:
     with open(argv[0]) as f:
         job = json.load(f)
-    results = os.fdopen(os.dup(1), "w", buffering=1)
+    results = os.fdopen(os.dup(1), "w", buffering=1 << 16)
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 1)
     os.dup2(null, 0)
@@ -226,8 +226,16 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGALRM, _alarm)
     _limit_memory(int(job["memory_mb"]))
 
-    def emit(item: Any) -> None:
+    flushed = [time.perf_counter()]
+
+    def emit(item: Any, now: bool = True) -> None:
+        """Write one line; flushed at once, or (during a phase of quick calls) at most
+        20 ms late, so that a kill or a crash loses little and the pipe is not written a
+        line at a time (a quarter of the child's time, measured)."""
         results.write(json.dumps(item, separators=(",", ":")) + "\n")
+        if now or time.perf_counter() - flushed[0] > 0.02:
+            results.flush()
+            flushed[0] = time.perf_counter()
 
     skipped: list[str] = []
     loaded = _call(_load, (job, skipped), job["import_seconds"])
@@ -259,13 +267,14 @@ def main(argv: list[str]) -> int:
             continue
         emit({"phase": function})
         seconds = None if function in job["unlimited"] else job["call_seconds"]
+        slow = function in job["unlimited"]  # flushed before each call: it may never return
         for case in cases:
             start = time.perf_counter()
             outcome = shape.call(function, case, run)
             elapsed = time.perf_counter() - start
             if function in job["timed"]:
                 outcome.append(round(elapsed, 6) if math.isfinite(elapsed) else None)
-            emit(outcome)
+            emit(outcome, now=slow)
             if outcome[0] == "t":  # the same loop would stop every later call too
                 break
         emit({"end": function, "printed": capture.writes, "first_print": capture.first})

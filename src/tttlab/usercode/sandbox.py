@@ -158,11 +158,17 @@ def run_job(job: Job) -> RawRun:
         raw.seconds = time.perf_counter() - start
         raw.returncode = child.returncode
     phase: str | None = None
-    for line in lines:
-        try:
-            item = json.loads(line)
-        except ValueError:  # a line cut short by the kill
-            break
+    whole = [line for line in lines if line.endswith(b"\n")]  # not a line cut by the kill
+    try:
+        items = json.loads(b"[" + b",".join(whole) + b"]")
+    except ValueError:  # a damaged line: read them one by one, up to it
+        items = []
+        for line in whole:
+            try:
+                items.append(json.loads(line))
+            except ValueError:
+                break
+    for item in items:
         phase = raw.take(item, phase)
     raw.stderr = b"".join(errors).decode(errors="replace").strip()
     return raw
