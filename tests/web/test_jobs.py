@@ -205,3 +205,35 @@ def test_workers_that_cannot_start_are_refused_at_once_then_retried(tmp_path: Pa
         assert marker.exists()
     finally:
         pool.close()
+
+
+def test_a_worker_killed_by_close_is_no_failure_of_the_next_lifespan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """close() kills a worker still starting; its thread then saw 'exited with code -9'
+    and recorded it after the next start() had cleared the pool's failure, so the next
+    lifespan refused calls with that stale reason (a 503 in the schema test, seen once)."""
+    release = [threading.Event(), threading.Event()]
+    started: list[int] = []
+
+    def ready(self: object, timeout: float) -> str | None:
+        index = len(started)
+        started.append(index)
+        release[min(index, 1)].wait(10)
+        return "a worker exited with code -9 while starting"
+
+    monkeypatch.setattr("tttlab.web.pool._Worker.ready", ready)
+    pool = Pool(1, command=[sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        pool.start()
+        deadline = time.monotonic() + 10
+        while not started and time.monotonic() < deadline:
+            time.sleep(0.01)
+        pool.close()  # the first worker is killed while it starts
+        pool.start()  # a new lifespan: its worker is still starting
+        release[0].set()  # only now does the first thread hear of the kill
+        time.sleep(0.3)
+        assert pool._failure is None
+    finally:
+        release[1].set()
+        pool.close()

@@ -131,9 +131,11 @@ class Pool:
                             self._idle.put(worker)
                             return
                 self._retire(worker)  # it failed, or the pool closed while it started
-                if failure is None:
-                    return
+                if failure is None or closed.is_set():
+                    return  # a worker killed by close() is no failure of the next lifespan's
                 with self._lock:
+                    if closed.is_set():
+                        return
                     self._failure = failure
                 closed.wait(pause)
                 pause = min(pause * 2, _RETRY_MOST)
