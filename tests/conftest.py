@@ -73,6 +73,7 @@ ONE_WORKER = (
     "tests/cli/test_dqn.py",
     "tests/neural/test_alphazero.py",
     "tests/neural/test_dqn.py",
+    "tests/neural/test_ppo.py",
     "tests/web/test_browser.py",
     "tests/web/test_lab_browser.py",
     "tests/web/test_lab_api.py",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 import signal
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -219,11 +220,7 @@ def check_path(
             return _nothing(path, "no .py file in it defines minimax()")
         target, files = found, [found]
     truth = exercise_truth()
-    calls = spec.plan(truth, only)
-    phases = [
-        (f, [spec.payload(f, c) for c in cases], list(spec.needs[f]))
-        for f, cases in calls.cases.items()
-    ]
+    calls, phases = _planned(spec.key, only)
     job = Job(
         target,
         spec.key,
@@ -243,6 +240,21 @@ def check_path(
     if hints:
         report = CheckReport(**{**vars(report), "problems": hints + report.problems})
     return report
+
+
+@lru_cache(maxsize=16)
+def _planned(
+    shape: str, only: tuple[str, ...]
+) -> tuple[Plan, list[tuple[str, list[Any], list[str]]]]:
+    """The calls for a shape and its child's phases (the same for every file: a class of
+    submissions plans once)."""
+    spec = EXERCISES[shape]
+    calls = spec.plan(exercise_truth(), only)
+    phases = [
+        (f, [spec.payload(f, c) for c in cases], list(spec.needs[f]))
+        for f, cases in calls.cases.items()
+    ]
+    return calls, phases
 
 
 def check_cs50(path: Path, **options: Any) -> CheckReport:
