@@ -108,7 +108,8 @@ def test_the_clipped_objective_and_masked_log_probabilities_by_hand() -> None:
     expected_value = np.mean((values.astype(np.float64) - ret) ** 2)
     p = np.exp(logp_legal)
     expected_entropy = -(p * logp_legal).sum()
-    total, (pl, vl, h) = ppo_loss(network, batch, 0.2, 0.5, 0.01)
+    loss = eqx.filter_jit(ppo_loss)  # one compilation, not one per operation
+    total, (pl, vl, h) = loss(network, batch, 0.2, 0.5, 0.01)
     assert float(pl) == pytest.approx(expected_policy, rel=1e-5)
     assert float(vl) == pytest.approx(expected_value, rel=1e-5)
     assert float(h) == pytest.approx(expected_entropy, rel=1e-5)
@@ -117,15 +118,15 @@ def test_the_clipped_objective_and_masked_log_probabilities_by_hand() -> None:
     )
     # a row of weight 0 changes nothing
     padded = Rollout(**{**batch.__dict__, "weight": jnp.asarray([1.0, 0.0])})
-    _, (pl1, _, _) = ppo_loss(network, padded, 0.2, 0.5, 0.01)
+    _, (pl1, _, _) = loss(network, padded, 0.2, 0.5, 0.01)
     assert float(pl1) == pytest.approx(-min(ratio[0] * 1.0, 1.2), rel=1e-5)
 
     # one step of the trainer's update lowers that loss
     trainer = PPOTrainer(config)
     opt_state = trainer.optimizer.init(eqx.filter(network, eqx.is_array))
-    stepped, _, reported = trainer.update(network, opt_state, batch)
+    stepped, _, reported = eqx.filter_jit(trainer.update)(network, opt_state, batch)
     assert float(reported) == pytest.approx(float(total), rel=1e-6)
-    assert float(ppo_loss(stepped, batch, 0.2, 0.5, 0.01)[0]) < float(total)
+    assert float(loss(stepped, batch, 0.2, 0.5, 0.01)[0]) < float(total)
 
 
 @pytest.fixture(scope="module")
