@@ -28,6 +28,7 @@ __all__ = [
     "O",
     "X",
     "actions",
+    "board_of",
     "initial_state",
     "minimax",
     "player",
@@ -69,7 +70,8 @@ def _position(board: Sequence[Sequence[str | None]]) -> Position:
     return Position.from_cells(cells, Geometry(rows, cols, min(rows, cols)))
 
 
-def _board(position: Position) -> Board:
+def board_of(position: Position) -> Board:
+    """The exercise's list-of-lists board for a position (any geometry)."""
     cols = position.geometry.cols
     return [
         [_SYMBOL[c] for c in position.cells[r * cols : (r + 1) * cols]]
@@ -106,7 +108,7 @@ def result(board: Board, action: tuple[int, int]) -> Board:
     row, col = action
     if not (0 <= row < g.rows and 0 <= col < g.cols):
         raise IllegalMoveError(action, f"(row, col) must lie within {g.rows}x{g.cols}")
-    return _board(position.apply(g.cell(row, col)))
+    return board_of(position.apply(g.cell(row, col)))
 
 
 def winner(board: Board) -> str | None:

@@ -26,12 +26,12 @@ import numpy as np
 import optax  # type: ignore[import-untyped]
 
 from tttlab.agents.network import Architecture
-from tttlab.errors import ConfigError
 from tttlab.game import Geometry
 from tttlab.hyperparameters import BY_NAME, check_options
 from tttlab.neural.loop import (
     IterationBudget,
     IterationTrainer,
+    RandomOpening,
     Replay,
     check_fields,
     uniform_legal,
@@ -45,7 +45,7 @@ LEARNER = "alphazero"
 
 
 @dataclass(frozen=True)
-class AlphaZeroConfig(IterationBudget):
+class AlphaZeroConfig(RandomOpening, IterationBudget):
     """Everything that fixes a run (with the seed, it fixes the result on a CPU). The
     defaults, ranges and help of the options are declared in :mod:`tttlab.hyperparameters`.
 
@@ -82,16 +82,11 @@ class AlphaZeroConfig(IterationBudget):
 
     def __post_init__(self) -> None:
         check_fields(self, LEARNER)
-        if self.opening is not None and self.opening > self.geometry.cells:
-            raise ConfigError(f"--opening must be at most {self.geometry.cells} on this board")
+        self.check_opening()
 
     @property
     def architecture(self) -> Architecture:
         return Architecture(self.geometry.cells, self.hidden, "policy-value")
-
-    @property
-    def random_plies(self) -> int:
-        return max(0, self.geometry.cells - 2) if self.opening is None else self.opening
 
     def header(self) -> dict[str, Any]:
         """The hyperparameters, as agent files and ``--json`` show them."""

@@ -22,6 +22,7 @@ from tttlab.vector import State, make
 __all__ = [
     "IterationBudget",
     "IterationTrainer",
+    "RandomOpening",
     "Replay",
     "check_fields",
     "header_fields",
@@ -41,6 +42,23 @@ def check_fields(config: Any, learner: str) -> None:
         value = getattr(config, entry.name, None)
         if value is not None and not isinstance(value, Schedule):
             entry.check(value)
+
+
+class RandomOpening:
+    """The random opening that AlphaZero and PPO share: each game first plays a uniformly
+    random number (0 to ``opening``) of uniformly random moves, not trained on; ``None``
+    means cells − 2."""
+
+    geometry: Geometry
+    opening: int | None
+
+    def check_opening(self) -> None:
+        if self.opening is not None and self.opening > self.geometry.cells:
+            raise ConfigError(f"--opening must be at most {self.geometry.cells} on this board")
+
+    @property
+    def random_plies(self) -> int:
+        return max(0, self.geometry.cells - 2) if self.opening is None else self.opening
 
 
 class IterationBudget:

@@ -35,10 +35,15 @@ import jax.numpy as jnp
 import optax  # type: ignore[import-untyped]
 
 from tttlab.agents.network import Architecture
-from tttlab.errors import ConfigError
 from tttlab.game import Geometry
 from tttlab.hyperparameters import BY_NAME, check_options
-from tttlab.neural.loop import IterationBudget, IterationTrainer, check_fields, uniform_legal
+from tttlab.neural.loop import (
+    IterationBudget,
+    IterationTrainer,
+    RandomOpening,
+    check_fields,
+    uniform_legal,
+)
 from tttlab.neural.network import Network
 from tttlab.vector import State
 
@@ -51,7 +56,7 @@ _NEG = -1e9
 
 
 @dataclass(frozen=True)
-class PPOConfig(IterationBudget):
+class PPOConfig(RandomOpening, IterationBudget):
     """Everything that fixes a run (with the seed, it fixes the result on a CPU). The
     defaults, ranges and help of the options are declared in :mod:`tttlab.hyperparameters`.
 
@@ -87,8 +92,7 @@ class PPOConfig(IterationBudget):
 
     def __post_init__(self) -> None:
         check_fields(self, LEARNER)
-        if self.opening is not None and self.opening > self.geometry.cells:
-            raise ConfigError(f"--opening must be at most {self.geometry.cells} on this board")
+        self.check_opening()
 
     @property
     def replay(self) -> int:
@@ -98,10 +102,6 @@ class PPOConfig(IterationBudget):
     @property
     def architecture(self) -> Architecture:
         return Architecture(self.geometry.cells, self.hidden, "policy-value")
-
-    @property
-    def random_plies(self) -> int:
-        return max(0, self.geometry.cells - 2) if self.opening is None else self.opening
 
     def header(self) -> dict[str, Any]:
         """The hyperparameters, as agent files and ``--json`` show them."""

@@ -45,6 +45,7 @@ import numpy.typing as npt
 from tttlab.agents import Agent
 from tttlab.agents.base import check_playable, sample
 from tttlab.errors import AgentError
+from tttlab.exercise import board_of
 from tttlab.game import Geometry, Player, Position, StateSpace, state_space
 from tttlab.game.observation import planes_of
 
@@ -58,7 +59,6 @@ _PROBES = 16
 #: Positions per call of a batched policy.
 _BATCH = 65_536
 
-_SYMBOL = {0: None, 1: "X", 2: "O"}
 _SPEC = re.compile(r"(?P<head>.+\.py|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):(?P<name>[A-Za-z_][\w.]*)")
 
 
@@ -194,11 +194,7 @@ class UserAgent:
     def _ask(self, position: Position) -> Any:
         g = self.geometry
         if self.convention == "exercise":
-            board = [
-                [_SYMBOL[c] for c in position.cells[r * g.cols : (r + 1) * g.cols]]
-                for r in range(g.rows)
-            ]
-            return self.target(board)
+            return self.target(board_of(position))
         if self.convention == "position":
             return self.target(position if self.takes_position else position.to_string())
         if self.convention == "course":
