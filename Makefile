@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: demo test lint typecheck unit bench clean browser notebooks
+.PHONY: demo test lint typecheck unit bench clean browser notebooks docs
 
 # The virtual environment, rebuilt when pyproject.toml changes.
 $(BIN)/activate:
@@ -25,8 +25,8 @@ demo: $(VENV)/.installed
 	$(BIN)/ttt demo
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check src tests $(wildcard benchmarks)
-	$(BIN)/ruff format --check src tests $(wildcard benchmarks)
+	$(BIN)/ruff check src tests docs/hooks $(wildcard benchmarks)
+	$(BIN)/ruff format --check src tests docs/hooks $(wildcard benchmarks)
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
@@ -63,6 +63,17 @@ notebooks: $(VENV)/.installed-dev
 	$(PIP) install --quiet -e '.[notebooks]'
 	$(BIN)/jupyter lab notebooks/
 
+# The documentation site, built into site/ (git ignores it); nothing is served. Strict: a
+# broken link, a missing reference or a lesson that fails stops the build (`make test`
+# builds it the same way, in tests/test_docs.py). Open site/index.html.
+$(VENV)/.installed-docs: $(BIN)/activate pyproject.toml
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -e '.[docs]'
+	touch $@
+
+docs: $(VENV)/.installed-docs
+	NO_MKDOCS_2_WARNING=1 MPLBACKEND=Agg $(BIN)/mkdocs build --strict --site-dir site
+
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/bench_learners.py
 	$(BIN)/python benchmarks/bench_tables.py
@@ -73,4 +84,4 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/bench_network.py --algorithm dqn
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .cache build dist site

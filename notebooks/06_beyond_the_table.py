@@ -4,7 +4,8 @@
 # Tables need every position. On bigger boards tttlab still proves the value by search, but
 # no table fits on 5×5. Monte Carlo tree search (MCTS) needs no table: from the current
 # position it plays many random games, and grows a tree toward the moves that win most.
-# (Networks — DQN and AlphaZero — will follow here once tttlab has them.)
+# Networks need no table either: at the end of this lesson DQN and AlphaZero learn 3×3 by
+# self-play, and are judged exactly like everything else.
 
 # %%
 import tttlab
@@ -39,3 +40,71 @@ result = tttlab.arena(["mcts:300", "random"], board="4x4k4", games=5, seed=0)
 standings = result.to_dict()["standings"]
 assert standings["mcts:300"]["loss"] == 0
 result
+
+# %% [markdown]
+# ## Networks: DQN and AlphaZero
+#
+# `ttt train dqn` learns the same action values as Q-learning, but with a network: what it
+# learns about one position carries over to similar ones. `ttt train alphazero` learns a policy
+# and a value, with targets from a search (`mctx`). Both play thousands of games at once on
+# `tttlab.vector`, the batched JAX environment. They need the `neural` extra.
+#
+# Early on, each still makes mistakes, and the exact judge finds them: `mistakes` lists the
+# positions where the agent's move gives away the game value, most likely first.
+
+# %%
+from tttlab.evaluation import mistakes
+from tttlab.game import Geometry, Player
+
+
+def first_mistake(agent):
+    """The most likely position where the agent gives the game away, on either seat."""
+    for seat in (Player.X, Player.O):
+        found = mistakes(agent, Geometry(), seat, limit=1)
+        if found:
+            return found[0]
+    return None
+
+
+early_dqn = tttlab.train("dqn", episodes=2048, seed=0, progress=False)
+slip = first_mistake(early_dqn)
+print(
+    f"DQN after 2,048 games: {slip.to_move} to move plays {list(slip.wrong)}; "
+    f"only {list(slip.right)} keep the game value"
+)
+tttlab.position(slip.position)
+
+# %% [markdown]
+# After 2,048 games DQN's values are still rough: here its move loses a drawn game. With
+# eight times the games it is perfect: unbeatable on both seats, and every move it can reach
+# keeps the game value.
+
+# %%
+dqn = tttlab.train("dqn", episodes=16384, seed=0, progress=False)
+dqn_evaluation = dqn.evaluation()
+assert slip is not None and dqn_evaluation.unbeatable
+assert dqn_evaluation.X.optimal_share == dqn_evaluation.O.optimal_share == 1.0
+dqn_evaluation
+
+# %% [markdown]
+# AlphaZero after 1,024 games still lets a won game slip:
+
+# %%
+early_az = tttlab.train("alphazero", episodes=1024, seed=0, progress=False)
+miss = first_mistake(early_az)
+print(
+    f"AlphaZero after 1,024 games: {miss.to_move} to move plays {list(miss.wrong)}; "
+    f"{list(miss.right)} keep the game value"
+)
+tttlab.position(miss.position)
+
+# %%
+az = tttlab.train("alphazero", episodes=8192, seed=0, progress=False)
+az_evaluation = az.evaluation()
+assert miss is not None and az_evaluation.unbeatable
+assert az_evaluation.X.optimal_share == az_evaluation.O.optimal_share == 1.0
+az_evaluation
+
+# %% [markdown]
+# Both networks, trained on a few thousand games, play 3×3 perfectly, and the judge can say
+# so exactly because the game is small. On boards too big for a table, see the networks guide.

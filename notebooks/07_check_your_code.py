@@ -11,11 +11,15 @@
 # plays the last cell of the row.
 
 # %%
+import os
+import tempfile
 from pathlib import Path
 
 import tttlab
 
-STUDENT = '''
+os.chdir(tempfile.mkdtemp(prefix="lesson7-"))  # the student's file goes in a scratch folder
+
+STUDENT = """
 from functools import cache
 
 X, O, EMPTY = "X", "O", None
@@ -70,7 +74,7 @@ def minimax(board):
         return None
     best = max if player(board) == X else min
     return best(sorted(actions(board)), key=lambda a: value(flat(result(board, a))))
-'''
+"""
 Path("tictactoe.py").write_text(STUDENT)
 report = tttlab.check("tictactoe.py")
 print(report.summary())
@@ -88,7 +92,10 @@ report.checks["result"].example.repro
 # The fix is one line: refuse actions off the board. Checking only `result` again:
 
 # %%
-fixed = STUDENT.replace("    if board[i][j] is not EMPTY:", "    if not (0 <= i < 3 and 0 <= j < 3) or board[i][j] is not EMPTY:")
+fixed = STUDENT.replace(
+    "    if board[i][j] is not EMPTY:",
+    "    if not (0 <= i < 3 and 0 <= j < 3) or board[i][j] is not EMPTY:",
+)
 Path("tictactoe.py").write_text(fixed)
 again = tttlab.check("tictactoe.py", only=["result"])
 assert again.ok

@@ -77,6 +77,7 @@ ONE_WORKER = (
     "tests/web/test_browser.py",
     "tests/web/test_lab_browser.py",
     "tests/web/test_lab_api.py",
+    "tests/test_docs.py",
 )
 
 

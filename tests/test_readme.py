@@ -1,4 +1,5 @@
-"""The README is the manual: its Python runs and its commands succeed."""
+"""The documentation is the manual: the Python and the commands of the README and of every
+page of the site (docs/, in the site's order) run and succeed."""
 
 from __future__ import annotations
 
@@ -10,11 +11,38 @@ import pytest
 
 from tests.cli.helpers import ttt
 
-README = (Path(__file__).parent.parent / "README.md").read_text()
+ROOT = Path(__file__).parent.parent
+README = (ROOT / "README.md").read_text()
 
 
-def _blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", README, flags=re.S)
+def _pages() -> list[Path]:
+    """The README, then the site's pages in the order of its navigation (mkdocs.yml)."""
+    import yaml
+
+    def walk(entry: object) -> list[str]:
+        if isinstance(entry, str):
+            return [entry]
+        if isinstance(entry, list):
+            return [path for item in entry for path in walk(item)]
+        if isinstance(entry, dict):
+            return [path for value in entry.values() for path in walk(value)]
+        return []
+
+    class Loader(yaml.SafeLoader):  # mkdocs.yml's own tags (!relative ...) read as nothing
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    nav = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=Loader)["nav"]
+    pages = [ROOT / "docs" / path for path in walk(nav) if path.endswith(".md")]
+    return [ROOT / "README.md", *(page for page in pages if page.exists())]
+
+
+PAGES = _pages()
+TEXT = "\n".join(page.read_text() for page in PAGES)
+
+
+def _blocks(language: str, text: str = TEXT) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", text, flags=re.S)
 
 
 def _command_blocks() -> list[list[list[str]]]:
@@ -65,9 +93,16 @@ def _with_prerequisites(index: int) -> list[list[str]]:
 
 
 def test_readme_has_the_two_setup_commands_first() -> None:
-    first = _blocks("console")[0]
+    first = _blocks("console", README)[0]
     assert "make demo" in first
     assert "make test" in first
+
+
+def test_the_pages_are_read() -> None:
+    """Every Markdown page under docs/ is in the site's navigation, so its examples run here."""
+    pages = set(PAGES)
+    assert {p for p in (ROOT / "docs").rglob("*.md") if "hooks" not in p.parts} <= pages
+    assert len(PAGES) > 20
 
 
 def test_readme_python_runs(
@@ -75,7 +110,7 @@ def test_readme_python_runs(
 ) -> None:
     monkeypatch.chdir(tmp_path)  # the examples write files
     for block in _blocks("python"):
-        exec(compile(block, "README.md", "exec"), {})
+        exec(compile(block, "docs", "exec"), {})
     assert capsys.readouterr().out
 
 
@@ -104,12 +139,30 @@ def test_budgets_are_scaled_whole() -> None:
     assert _scaled(["train", "dqn", "--episodes", "204800"])[3] == "204800"
 
 
-@pytest.mark.parametrize("index", range(len(_command_blocks())))
+def _runs(index: int) -> list[list[str]]:
+    """Block ``index``'s commands that no earlier block has (the front page and Get started
+    repeat the guides' commands: each runs once), after their prerequisites."""
+    blocks = _command_blocks()
+    earlier = [args for block in blocks[:index] for args in block]
+    needed = _with_prerequisites(index)
+    own = [args for args in blocks[index] if args not in earlier]
+    return needed[: len(needed) - len(blocks[index])] + own
+
+
+#: The blocks with a command of their own.
+_NEW = [
+    i
+    for i, block in enumerate(_command_blocks())
+    if any(args not in [a for b in _command_blocks()[:i] for a in b] for args in block)
+]
+
+
+@pytest.mark.parametrize("index", _NEW)
 def test_readme_commands_succeed(index: int, tmp_path: Path) -> None:
     """Every `ttt` line of a console block of the README, in order, in a scratch folder,
     after the earlier lines that write the files it reads, with long table budgets scaled
     down (:func:`_scaled`). `ttt play` is interactive: it quits at the first prompt."""
-    for args in _with_prerequisites(index):
+    for args in _runs(index):
         result = ttt(*_scaled(args), input="q\n", cwd=str(tmp_path), timeout=300)
         assert result.returncode == 0, (args, result.stderr)
         assert result.stdout, args
@@ -123,7 +176,7 @@ def test_the_readme_has_commands_in_many_blocks() -> None:
 
 
 def test_readme_mdp_explanation_comes_from_the_code() -> None:
-    block = re.search(r"<!-- explain: ttt (.*?) -->\n```text\n(.*?)```", README, flags=re.S)
+    block = re.search(r"<!-- explain: ttt (.*?) -->\n```text\n(.*?)```", TEXT, flags=re.S)
     assert block is not None
     args = shlex.split(block.group(1))
     result = ttt(*args)

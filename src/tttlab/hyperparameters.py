@@ -70,7 +70,7 @@ class Hyperparameter:
         kind: ``number`` (a float in [low, high]), ``integer``, ``choice`` (one of
             ``choices``), ``switch`` (on or off: ``--double/--no-double``) or ``widths``
             (hidden layer widths, ``128,128``).
-        help: one line for ``--help``, the web form and the README.
+        help: one line for ``--help``, the web form and the docs.
         defaults: the learners it applies to, each with its default (``None``: derived,
             as ``shown`` says).
         low, high: the range (inclusive; ``low_open`` excludes ``low``).
@@ -385,7 +385,7 @@ def describe(learner: str) -> list[dict[str, Any]]:
 
 
 def default_episodes(learner: str, cells: int) -> int:
-    """Episodes (self-play games for networks) when none are given: what the README's
+    """Episodes (self-play games for networks) when none are given: what the documented
     figures use."""
     if learner == "alphazero":
         if cells <= 9:

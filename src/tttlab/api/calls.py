@@ -142,11 +142,11 @@ def train(
     Hyperparameters go by their option names with ``_`` for ``-`` (``epsilon``,
     ``alpha_end``, ``draw_reward``, ``simulations``, ``hidden=(64, 64)`` ...; see
     :mod:`tttlab.hyperparameters`). ``episodes`` defaults to 200,000 for the tables and to
-    the README's budget for the networks. ``curve=True`` evaluates exactly every
-    ``eval_every`` episodes (default: 20 points) and leaves the curve in ``agent.curve``.
-    ``opponent`` (a name, file or agent) with ``side`` trains one seat of a table learner
-    against a fixed agent. Ctrl-C stops at the end of a batch and returns what was learned
-    (``agent.training["interrupted"]`` is then true).
+    the budgets the documentation's figures use for the networks. ``curve=True`` evaluates
+    exactly every ``eval_every`` episodes (default: 20 points) and leaves the curve in
+    ``agent.curve``. ``opponent`` (a name, file or agent) with ``side`` trains one seat of a
+    table learner against a fixed agent. Ctrl-C stops at the end of a batch and returns what
+    was learned (``agent.training["interrupted"]`` is then true).
     """
     check_learner(algorithm)
     if episodes is not None:

@@ -117,7 +117,9 @@ def seed_option(func: F) -> F:
 
 
 def json_option(func: F) -> F:
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON (see README).")(func)
+    return click.option(
+        "--json", "as_json", is_flag=True, help="Print JSON (fields: the JSON output reference)."
+    )(func)
 
 
 def print_json(data: Any) -> None:

@@ -33,7 +33,7 @@ from tttlab.solvers.bitboard import SearchTooLarge
 
 
 def search_summary(geometry: Geometry) -> dict[str, Any]:
-    """The JSON of ``ttt solve`` by compiled proof search (documented in the README)."""
+    """The JSON of ``ttt solve`` by compiled proof search (documented in docs/reference/json.md)."""
     try:
         return api.solve(geometry, "search").to_dict()
     except SearchTooLarge as error:
@@ -41,7 +41,7 @@ def search_summary(geometry: Geometry) -> dict[str, Any]:
 
 
 def solve_summary(geometry: Geometry) -> dict[str, Any]:
-    """The JSON of ``ttt solve`` from the full table (documented in the README)."""
+    """The JSON of ``ttt solve`` from the full table (documented in docs/reference/json.md)."""
     return api.solve(geometry, "table").to_dict()
 
 

@@ -78,8 +78,8 @@ class TrainConfig:
 
 
 def default_schedules(algorithm: str) -> dict[str, Schedule]:
-    """ε and α of ``algorithm`` by default (see README, "Why the defaults differ from the
-    course"), from the one declaration in :mod:`tttlab.hyperparameters`."""
+    """ε and α of ``algorithm`` by default (docs/guides/learners.md, "Defaults, and why they
+    differ from the course"), from the one declaration in :mod:`tttlab.hyperparameters`."""
     return {name: default_schedule(algorithm, name) for name in ("epsilon", "alpha")}
 
 

@@ -1,7 +1,7 @@
 """The summaries of ``ttt solve --json``: by the full table, or by the compiled proof search.
 
-The JSON is documented in the README; :func:`tttlab.api.solve` returns it and the command
-prints it.
+The JSON is documented in docs/reference/json.md; :func:`tttlab.api.solve` returns it and
+the command prints it.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def table_bits(geometry: Geometry) -> int:
 
 
 def search_summary(geometry: Geometry) -> dict[str, Any]:
-    """The JSON of ``ttt solve`` by compiled proof search (documented in the README)."""
+    """The JSON of ``ttt solve`` by compiled proof search (documented in docs/reference/json.md)."""
     started = time.perf_counter()
     proof = prove(Position.initial(geometry), table_bits=table_bits(geometry))
     return {
@@ -42,7 +42,7 @@ def search_summary(geometry: Geometry) -> dict[str, Any]:
 
 
 def table_summary(geometry: Geometry) -> dict[str, Any]:
-    """The JSON document of ``ttt solve`` (documented in the README).
+    """The JSON document of ``ttt solve`` (documented in docs/reference/json.md).
 
     Lean on 4×4: the game tree is counted over symmetry classes, and the solution's
     per-move tables are read for the empty board only.

@@ -1,5 +1,5 @@
 """What ``ttt check`` reports: per function pass or fail, counts and the first
-counterexample; the JSON schema (documented in the README) and the summary table."""
+counterexample; the JSON schema (documented in docs/reference/json.md) and the summary table."""
 
 from __future__ import annotations
 
