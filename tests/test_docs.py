@@ -162,3 +162,69 @@ def test_option_tables_come_from_the_declaration(site: Path) -> None:
     for learner in ("alphazero", "dqn", "ppo"):
         for hyperparameter in for_learner(learner):
             assert hyperparameter.help in page, (learner, hyperparameter.name)
+
+
+#: The modules the Python reference documents, name by name.
+REFERENCE = (
+    "tttlab",
+    "tttlab.game",
+    "tttlab.exercise",
+    "tttlab.agents",
+    "tttlab.vector",
+    "tttlab.envs",
+    "tttlab.integrations.sb3",
+)
+
+
+def _public(module_name: str) -> list[tuple[str, object]]:
+    """The functions and classes a module exports (constants and aliases have no docstring)."""
+    import importlib
+    import inspect
+    import types
+
+    module = importlib.import_module(module_name)
+    found = []
+    for name in module.__all__:
+        obj = getattr(module, name)
+        if isinstance(obj, (types.UnionType, types.GenericAlias)) or not (
+            inspect.isclass(obj) or callable(obj)
+        ):
+            continue
+        found.append((f"{module_name}.{name}", obj))
+    return found
+
+
+@pytest.mark.parametrize("module", REFERENCE)
+def test_every_public_name_has_a_summary_and_an_example(module: str) -> None:
+    import inspect
+
+    for name, obj in _public(module):
+        doc = inspect.getdoc(obj) or ""
+        assert doc.strip(), f"{name} has no docstring"
+        assert len(doc.splitlines()[0]) > 10, f"{name}: the first line is not a summary"
+        assert "Example:" in doc or "Examples:" in doc or ">>>" in doc, f"{name} has no example"
+
+
+def test_every_command_has_examples_that_parse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each example in ``ttt COMMAND --help`` (and the command reference) names the command
+    and options that exist, with values they accept."""
+    from tttlab.cli import EXAMPLES, cli
+
+    monkeypatch.chdir(tmp_path)  # the files the examples name
+    (tmp_path / "tictactoe.py").write_text("")
+    (tmp_path / "submissions").mkdir()
+    (tmp_path / "trained").mkdir()
+    import click
+
+    assert set(EXAMPLES) == set(cli.commands)
+    for name, lines in EXAMPLES.items():
+        command = cli.commands[name]
+        help_text = command.get_help(click.Context(command, info_name=f"ttt {name}"))
+        assert lines
+        for line in lines:
+            words = shlex.split(line)
+            assert words[:2] == ["ttt", name]
+            command.make_context(line, words[2:])  # raises on a bad option or value
+            assert line in help_text

@@ -195,6 +195,8 @@ def generated(markdown: str) -> str:
 
     markdown = _GENERATED.sub(table, markdown)
     markdown = _API.sub(lambda match: api_reference(match.group(1)), markdown)
+    if "<!-- cli -->" in markdown:
+        markdown = markdown.replace("<!-- cli -->", cli_reference())
     if "<!-- openapi -->" in markdown:
         markdown = markdown.replace("<!-- openapi -->", http_reference(_schema()))
     return markdown
@@ -218,3 +220,29 @@ def api_reference(module: str) -> str:
             home = module
         entries.append(f"::: {home}.{name}\n    options:\n      heading_level: 4\n")
     return "\n".join(entries)
+
+
+def cli_reference() -> str:
+    """One section per ``ttt`` command: mkdocs-click's rendering of the command itself (its
+    help, usage and every option), then its examples (``tttlab.cli.EXAMPLES``, which its
+    ``--help`` shows too)."""
+    import importlib
+
+    from tttlab.cli import EXAMPLES, cli
+
+    sections = []
+    for name, command in cli.commands.items():
+        module = importlib.import_module(command.callback.__module__)
+        attribute = next(key for key, value in vars(module).items() if value is command)
+        examples = "\n".join(EXAMPLES[name])
+        sections.append(
+            f"::: mkdocs-click\n    :module: {module.__name__}\n    :command: {attribute}\n"
+            f"    :prog_name: ttt {name}\n    :depth: 1\n    :style: table\n\n"
+            f"**Examples**\n\n```console\n{examples}\n```\n"
+        )
+    return "\n".join(sections)
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
+    """Click's no-rewrap marker (``\\b``, a backspace) means nothing on a web page."""
+    return html.replace("\x08", "")

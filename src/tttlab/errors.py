@@ -20,11 +20,28 @@ __all__ = ["AgentError", "ConfigError", "TttlabError", "TttlabTypeError"]
 
 class TttlabError(ValueError):
     """Bad input to tttlab: a board, position, move, agent, file or option that cannot be
-    used. The message is one line."""
+    used. The message is one line.
+
+    Example:
+        >>> import tttlab
+        >>> try:
+        ...     tttlab.position("XXX/OOO/...")
+        ... except tttlab.TttlabError as error:
+        ...     print(type(error).__name__, isinstance(error, ValueError))
+        PositionError True
+    """
 
 
 class TttlabTypeError(TttlabError, TypeError):
-    """An argument of the wrong type (a number where a name is wanted, ...)."""
+    """An argument of the wrong type (a number where a name is wanted, ...).
+
+    Example:
+        >>> import tttlab
+        >>> tttlab.solve(board=3)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        tttlab.errors.TttlabTypeError: ...
+    """
 
 
 class ConfigError(TttlabError):
@@ -32,4 +49,12 @@ class ConfigError(TttlabError):
 
 
 class AgentError(TttlabError):
-    """An agent name, agent file or agent that cannot be used for what was asked."""
+    """An agent name, agent file or agent that cannot be used for what was asked.
+
+    Example:
+        >>> import tttlab
+        >>> tttlab.load("perfekt")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        tttlab.errors.AgentError: unknown agent 'perfekt': ...
+    """

@@ -48,7 +48,12 @@ _SYMBOL = {0: EMPTY, 1: X, 2: O}
 
 
 def initial_state() -> Board:
-    """An empty 3×3 board."""
+    """An empty 3×3 board.
+
+    Example:
+        >>> initial_state()
+        [[None, None, None], [None, None, None], [None, None, None]]
+    """
     return [[EMPTY] * 3 for _ in range(3)]
 
 
@@ -71,7 +76,12 @@ def _position(board: Sequence[Sequence[str | None]]) -> Position:
 
 
 def board_of(position: Position) -> Board:
-    """The exercise's list-of-lists board for a position (any geometry)."""
+    """The exercise's list-of-lists board for a position (any geometry).
+
+    Example:
+        >>> board_of(Position.from_string("X../.O./..."))
+        [['X', None, None], [None, 'O', None], [None, None, None]]
+    """
     cols = position.geometry.cols
     return [
         [_SYMBOL[c] for c in position.cells[r * cols : (r + 1) * cols]]
@@ -80,12 +90,22 @@ def board_of(position: Position) -> Board:
 
 
 def player(board: Board) -> str:
-    """Whose turn it is: X moves first, then the sides alternate."""
+    """Whose turn it is: X moves first, then the sides alternate.
+
+    Example:
+        >>> player([["X", None, None], [None, None, None], [None, None, None]])
+        'O'
+    """
     return _position(board).to_move.name
 
 
 def actions(board: Board) -> set[tuple[int, int]]:
-    """Every ``(row, col)`` that can be played; empty once the game is over."""
+    """Every ``(row, col)`` that can be played; empty once the game is over.
+
+    Example:
+        >>> sorted(actions([["X", "O", "X"], ["O", "X", "O"], [None, None, None]]))
+        [(2, 0), (2, 1), (2, 2)]
+    """
     position = _position(board)
     return {position.geometry.row_col(m) for m in position.legal_moves}
 
@@ -96,6 +116,14 @@ def result(board: Board, action: tuple[int, int]) -> Board:
     Raises:
         IllegalMoveError: the action is not a (row, col) pair on the board, the cell is
             taken, or the game is over.
+
+    Example:
+        >>> result(initial_state(), (0, 2))
+        [[None, None, 'X'], [None, None, None], [None, None, None]]
+        >>> result(initial_state(), (-1, 0))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        tttlab.game.position.IllegalMoveError: illegal move (-1, 0): (row, col) must lie ...
     """
     position = _position(board)
     g = position.geometry
@@ -112,18 +140,34 @@ def result(board: Board, action: tuple[int, int]) -> Board:
 
 
 def winner(board: Board) -> str | None:
-    """``"X"`` or ``"O"`` if that side has a line, else None."""
+    """``"X"`` or ``"O"`` if that side has a line, else None.
+
+    Example:
+        >>> winner([["X", "X", "X"], ["O", "O", None], [None, None, None]]), winner(initial_state())
+        ('X', None)
+    """
     won = _position(board).winner
     return None if won is None else won.name
 
 
 def terminal(board: Board) -> bool:
-    """True once someone has won or the board is full."""
+    """True once someone has won or the board is full.
+
+    Example:
+        >>> won = [["X", "X", "X"], ["O", "O", None], [None, None, None]]
+        >>> terminal(won), terminal(initial_state())
+        (True, False)
+    """
     return _position(board).is_terminal
 
 
 def utility(board: Board) -> int:
-    """1 if X has won, −1 if O has won, 0 otherwise."""
+    """1 if X has won, −1 if O has won, 0 otherwise.
+
+    Example:
+        >>> utility([["X", "X", "X"], ["O", "O", None], [None, None, None]])
+        1
+    """
     return _position(board).utility
 
 
@@ -132,6 +176,12 @@ def minimax(board: Board) -> tuple[int, int] | None:
 
     Plain minimax with alpha-beta pruning, as the exercise describes: X maximises the
     utility, O minimises it, and the first best action in row-major order is returned.
+
+    Example:
+        >>> minimax([["X", "X", None], ["O", "O", None], [None, None, None]])  # X wins now
+        (0, 2)
+        >>> minimax(initial_state())   # every first move draws: the first in row-major order
+        (0, 0)
     """
     position = _position(board)
     if position.is_terminal:

@@ -21,7 +21,25 @@ __all__ = ["Agent", "check_playable", "policy_matrix", "sample", "uniform"]
 
 @runtime_checkable
 class Agent(Protocol):
-    """What every tttlab agent offers."""
+    """What every tttlab agent offers.
+
+    Example:
+        A structural protocol: any object with these four members is an agent, judged and
+        played like the built-in ones.
+
+        >>> import numpy as np
+        >>> import tttlab
+        >>> class FirstFree:
+        ...     name = "first-free"
+        ...     def move_probabilities(self, position):
+        ...         return {position.legal_moves[0]: 1.0}
+        ...     def select_move(self, position, rng):
+        ...         return position.legal_moves[0]
+        ...     def move_values(self, position):
+        ...         return None
+        >>> isinstance(FirstFree(), Agent), tttlab.evaluate(FirstFree()).X.worst_case
+        (True, -1)
+    """
 
     @property
     def name(self) -> str:
@@ -54,13 +72,23 @@ def check_playable(geometry: Geometry, position: Position) -> None:
 
 
 def uniform(moves: tuple[int, ...] | list[int]) -> dict[int, float]:
-    """Equal probability over ``moves``."""
+    """Equal probability over ``moves``.
+
+    Example:
+        >>> uniform((0, 4))
+        {0: 0.5, 4: 0.5}
+    """
     share = 1.0 / len(moves)
     return {int(m): share for m in moves}
 
 
 def sample(probabilities: Mapping[int, float], rng: np.random.Generator) -> int:
-    """Draw one move from a distribution; a single move needs no random draw."""
+    """Draw one move from a distribution; a single move needs no random draw.
+
+    Example:
+        >>> sample({0: 0.25, 4: 0.75}, np.random.default_rng(0)) in (0, 4)
+        True
+    """
     moves = list(probabilities)
     if len(moves) == 1:
         return moves[0]

@@ -22,7 +22,13 @@ class _Checked:
 
 
 class RandomAgent(_Checked):
-    """Plays a uniformly random legal move."""
+    """Plays a uniformly random legal move.
+
+    Example:
+        >>> from tttlab.game import Geometry, Position
+        >>> RandomAgent(Geometry()).move_probabilities(Position.from_string("XO./XO./..."))
+        {2: 0.2, 5: 0.2, 6: 0.2, 7: 0.2, 8: 0.2}
+    """
 
     name = "random"
 
@@ -42,7 +48,17 @@ class RandomAgent(_Checked):
 
 class PerfectAgent(_Checked):
     """Plays from the exact solution: uniformly among the moves that keep the game value
-    and, among those, win fastest or lose slowest."""
+    and, among those, win fastest or lose slowest.
+
+    Example:
+        >>> import numpy as np
+        >>> from tttlab.game import Geometry, Position
+        >>> agent = PerfectAgent(Geometry())
+        >>> agent.select_move(Position.from_string("XX./OO./..."), np.random.default_rng(0))
+        2
+        >>> agent.move_values(Position.from_string("XX./OO./..."))[2]   # +1: a win
+        1.0
+    """
 
     name = "perfect"
 
@@ -85,6 +101,11 @@ class MinimaxAgent(_Checked):
     Args:
         geometry: the board.
         depth: plies to search before a heuristic takes over; None searches to the end.
+
+    Example:
+        >>> from tttlab.game import Geometry, Position
+        >>> MinimaxAgent(Geometry()).move_probabilities(Position.from_string("XX./OO./..."))
+        {2: 1.0}
     """
 
     #: Boards up to this many cells are searched to the end by default; larger ones to

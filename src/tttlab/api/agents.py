@@ -91,12 +91,29 @@ class _Trained:
 
 @dataclass(eq=False)
 class TrainedAgent(_Trained, LearnedAgent):
-    """A table learner's agent (see the module's doc)."""
+    """A table learner's agent (see the module's doc).
+
+    Example:
+        >>> import tttlab
+        >>> agent = tttlab.train("td", episodes=5_000, seed=0, progress=False)
+        >>> type(agent).__name__, agent.training["algorithm"], agent.meta["episodes"]
+        ('TrainedAgent', 'td', 5000)
+    """
 
 
 @dataclass(eq=False)
 class TrainedNetwork(_Trained, NetworkAgent):
-    """A network learner's agent (see the module's doc)."""
+    """A network learner's agent (see the module's doc).
+
+    Example:
+        ```python
+        import tttlab
+
+        net = tttlab.train("alphazero", episodes=8192, seed=0, progress=False)
+        net.evaluation().unbeatable      # True: perfect on 3x3 in about 7 s
+        net.save("az.npz")               # ttt eval az.npz, or az.npz:64 to add search
+        ```
+    """
 
 
 #: What :func:`load` returns.
@@ -113,7 +130,17 @@ def trained(agent: LearnedAgent | NetworkAgent) -> TrainedAgent | TrainedNetwork
 def load(agent: str | Path, board: Geometry | str | None = None) -> LoadedAgent:
     """An agent by built-in name (``random``, ``perfect``, ``minimax``, ``mcts:500``) or
     from an agent file (``az.npz:200`` adds 200 simulations of search to a network); a file
-    decides the board unless ``board`` is given."""
+    decides the board unless ``board`` is given.
+
+    Example:
+        >>> import tttlab
+        >>> tttlab.load("mcts:500").name
+        'mcts(500)'
+        >>> tttlab.load("missing.npz")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        tttlab.errors.AgentError: ...missing.npz...
+    """
     if not isinstance(agent, (str, Path)):
         raise TttlabTypeError(f"agent must be a name or a path, not {agent!r}")
     geometry = None if board is None else geometry_of(board)

@@ -55,7 +55,14 @@ def evaluate(
     ``agent`` may also be anyone's policy: a function, a model with ``predict``, or
     ``"file.py:NAME"``, called under ``convention`` (detected when None; see
     :mod:`tttlab.usercode.adapters`). A policy that is not deterministic is judged from
-    sampled move probabilities, and the result says ``sampled``."""
+    sampled move probabilities, and the result says ``sampled``.
+
+    Example:
+        >>> import tttlab
+        >>> evaluation = tttlab.evaluate("perfect")
+        >>> evaluation.X.worst_case, evaluation.O.optimal_share, evaluation.unbeatable
+        (0, 1.0, True)
+    """
     geometry = None if board is None else geometry_of(board)
     player, geometry = as_agent(agent, geometry, convention)
     seats = None if seat is None else (seat_of(seat),)
@@ -147,6 +154,16 @@ def train(
     ``agent.curve``. ``opponent`` (a name, file or agent) with ``side`` trains one seat of a
     table learner against a fixed agent. Ctrl-C stops at the end of a batch and returns what
     was learned (``agent.training["interrupted"]`` is then true).
+
+    Example:
+        >>> import tttlab
+        >>> agent = tttlab.train("q", episodes=20_000, seed=0, progress=False)
+        >>> agent.evaluation().unbeatable
+        True
+        >>> tttlab.train("td", gamma=0.9)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        tttlab.errors.ConfigError: --gamma does not apply to td ...
     """
     check_learner(algorithm)
     if episodes is not None:
@@ -199,7 +216,16 @@ def uses_table(geometry: Geometry, method: str = "auto") -> bool:
 def solve(board: Geometry | str | None = "3x3", method: str = "auto") -> SolveResult:
     """The exact value of a board: from the full table (``method="table"``, with every
     count) or by the compiled proof search (``"search"``); ``"auto"`` picks the table up to
-    a million candidate positions. ``ttt solve --json``."""
+    a million candidate positions. ``ttt solve --json``.
+
+    Example:
+        >>> import tttlab
+        >>> result = tttlab.solve("3x3")
+        >>> result.value, result.positions, result.method
+        (0, 5478, 'table')
+        >>> tttlab.solve("4x4k4").method
+        'search'
+    """
     geometry = geometry_of(board)
     if uses_table(geometry, method):
         check_enumerable(geometry)
@@ -214,7 +240,14 @@ def arena(
     seed: int = 0,
     names: Sequence[str] | None = None,
 ) -> ArenaResult:
-    """A round robin: every pair plays ``games`` games on each side. ``ttt arena``."""
+    """A round robin: every pair plays ``games`` games on each side. ``ttt arena``.
+
+    Example:
+        >>> import tttlab
+        >>> result = tttlab.arena(["perfect", "random"], games=10, seed=0)
+        >>> result.to_dict()["standings"]["perfect"]["loss"]
+        0
+    """
     if isinstance(agents, (str, Path)) or not isinstance(agents, Sequence):
         raise TttlabTypeError("agents must be a list of agents, names or paths")
     if len(agents) < 2:
@@ -257,7 +290,14 @@ def mdp(
     tol: float = 1e-12,
 ) -> MDPResult:
     """Build and solve the game for ``seat`` against a fixed ``opponent`` as an MDP, by value
-    iteration (``"vi"``) or policy iteration (``"pi"``). ``ttt solve --mdp``."""
+    iteration (``"vi"``) or policy iteration (``"pi"``). ``ttt solve --mdp``.
+
+    Example:
+        >>> import tttlab
+        >>> as_x = tttlab.mdp(seat="X", opponent="random", method="pi")
+        >>> round(as_x.value * 192), as_x.states
+        (191, 341)
+    """
     import time
 
     from tttlab.planning import build_mdp, policy_iteration, value_iteration
@@ -310,7 +350,14 @@ def mdp(
 
 
 def position(text: str, board: Geometry | str | None = None) -> Position:
-    """A position from its string (``"X.O/.X./..O"``), checked to be reachable."""
+    """A position from its string (``"X.O/.X./..O"``), checked to be reachable.
+
+    Example:
+        >>> import tttlab
+        >>> p = tttlab.position("X.O/.X./...")
+        >>> p.to_move.name, p.legal_moves
+        ('O', (1, 3, 5, 6, 7, 8))
+    """
     if not isinstance(text, str):
         raise TttlabTypeError(f"a position is a string like 'X.O/.X./..O', not {text!r}")
     geometry = None if board is None else geometry_of(board)
@@ -328,7 +375,18 @@ def check(
 ) -> CheckReport:
     """Grade an exercise file or a student's folder on every reachable board: ``ttt
     check``. The code runs in a child process with these limits; ``exercise`` ("cs50",
-    "course" or "board") forces the shape, ``only`` names the checks to run."""
+    "course" or "board") forces the shape, ``only`` names the checks to run.
+
+    Example:
+        ```python
+        import tttlab
+
+        report = tttlab.check("tictactoe.py")
+        print(report.summary())                    # each check, and where it fails
+        if not report.ok:
+            print(report.checks["result"].example.repro)   # a line that reproduces it
+        ```
+    """
     target = Path(path)
     if not target.exists():
         raise TttlabError(f"no such file or folder: {target}")

@@ -21,7 +21,16 @@ __all__ = ["ArenaResult", "Curve", "Evaluation", "MDPResult", "SolveResult"]
 class Evaluation:
     """Exact metrics per seat, as ``ttt eval --json`` prints them (see ``SeatReport``).
 
-    ``X`` or ``O`` is ``None`` for a seat the agent does not play."""
+    ``X`` or ``O`` is ``None`` for a seat the agent does not play.
+
+    Example:
+        >>> import tttlab
+        >>> evaluation = tttlab.evaluate("random")
+        >>> evaluation.X.worst_case, round(evaluation.X.win, 4)
+        (-1, 0.5849)
+        >>> sorted(evaluation.to_dict())
+        ['O', 'X']
+    """
 
     board: str
     agent: str
@@ -52,7 +61,15 @@ class Evaluation:
 
 @dataclass(frozen=True)
 class Curve:
-    """A learning curve: the exact metrics at each evaluation point (``--log`` records)."""
+    """A learning curve: the exact metrics at each evaluation point (``--log`` records).
+
+    Example:
+        >>> import tttlab
+        >>> agent = tttlab.train("q", episodes=2_000, seed=0, curve=True, eval_every=1_000,
+        ...                      progress=False)
+        >>> [record["episode"] for record in agent.curve.records]
+        [0, 1000, 2000]
+    """
 
     title: str
     records: tuple[dict[str, Any], ...] = field(default_factory=tuple)
@@ -78,7 +95,14 @@ class Curve:
 class SolveResult:
     """``ttt solve --json`` as attributes: the value, and either every count of the full
     table (``method="table"``) or what the proof search took (``method="search"``); the
-    other method's fields are ``None``."""
+    other method's fields are ``None``.
+
+    Example:
+        >>> import tttlab
+        >>> table = tttlab.solve("3x3")
+        >>> table.terminal, table.game_tree["games"], table.nodes
+        (958, 255168, None)
+    """
 
     board: str
     value: int
@@ -121,7 +145,14 @@ class SolveResult:
 
 @dataclass(frozen=True)
 class ArenaResult:
-    """A round robin's results: ``to_dict()`` is ``ttt arena --json``."""
+    """A round robin's results: ``to_dict()`` is ``ttt arena --json``.
+
+    Example:
+        >>> import tttlab
+        >>> result = tttlab.arena(["minimax", "random"], games=4, seed=0)
+        >>> [(p["x"], p["o"]) for p in result.to_dict()["pairings"]]
+        [('minimax', 'random'), ('random', 'minimax')]
+    """
 
     board: str
     games: int
@@ -157,7 +188,14 @@ class ArenaResult:
 @dataclass(frozen=True, eq=False)
 class MDPResult:
     """The game against a fixed opponent as a solved MDP: ``P`` (one sparse matrix per
-    action), ``R``, the values and the policy; ``to_dict()`` is ``ttt solve --mdp --json``."""
+    action), ``R``, the values and the policy; ``to_dict()`` is ``ttt solve --mdp --json``.
+
+    Example:
+        >>> import tttlab
+        >>> as_o = tttlab.mdp(seat="O")
+        >>> as_o.states, len(as_o.P), as_o.R.shape
+        (292, 9, (292, 9))
+    """
 
     board: str
     seat: str

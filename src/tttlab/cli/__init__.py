@@ -22,7 +22,7 @@ from tttlab.cli.sweep_cmd import sweep_command
 from tttlab.cli.train_cmd import train_command
 from tttlab.errors import TttlabError
 
-__all__ = ["cli", "main"]
+__all__ = ["EXAMPLES", "cli", "main"]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -30,6 +30,51 @@ __all__ = ["cli", "main"]
 def cli() -> None:
     """tttlab: learn, solve and play tic-tac-toe and its m,n,k cousins."""
 
+
+#: A few commands for each ``ttt`` command: its ``--help`` shows them, and so does the command
+#: reference of the documentation (tests/test_docs.py parses every one).
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "check": (
+        "ttt check tictactoe.py",
+        "ttt check submissions/ --csv grades.csv",
+        "ttt check tictactoe.py --only minimax --time-limit 30 --json",
+    ),
+    "play": (
+        "ttt play",
+        "ttt play --as O --opponent minimax",
+        "ttt play --board 4x4 --k 4 --opponent mcts:2000 --show-values",
+    ),
+    "policy": ("ttt policy perfect --json", "ttt policy q.npz"),
+    "solve": (
+        "ttt solve",
+        "ttt solve --board 4x4 --k 4 --json",
+        "ttt solve --mdp --as O --method pi --json",
+        "ttt solve --mdp --as O --explain",
+    ),
+    "train": (
+        "ttt train q --episodes 20000 --seed 0 --out q.npz",
+        "ttt train td --episodes 200000 --out td.npz --curve td.png --log td.jsonl",
+        "ttt train q --opponent random --as O --out o.npz",
+        "ttt train alphazero --board 4x4 --k 4 --out az44.npz --checkpoint-every 65536",
+    ),
+    "sweep": (
+        "ttt sweep q td --episodes 2000,5000 --seeds 0-3 --out sweep.csv --plot sweep.png",
+        "ttt sweep q --episodes 10000 --seeds 0-9 --set alpha=0.1,0.5 --out alpha.csv",
+        "ttt sweep q --episodes 1000000 --seeds 0-99 --out big.csv --address 10.0.0.1:6379",
+    ),
+    "eval": (
+        "ttt eval perfect",
+        "ttt eval q.npz --json",
+        "ttt eval my_agent.py:policy --convention gym",
+        "ttt eval az44.npz --board 4x4 --k 4",
+    ),
+    "arena": (
+        "ttt arena perfect random q.npz --games 100 --seed 0",
+        "ttt arena mcts:200 mcts:1000 --board 4x4 --k 4 --games 10 --json",
+    ),
+    "serve": ("ttt serve", "ttt serve --agents trained/ --port 8080"),
+    "demo": ("ttt demo",),
+}
 
 for command in (
     check_command,
@@ -44,6 +89,8 @@ for command in (
     demo_command,
 ):
     cli.add_command(command)
+    assert command.name is not None
+    command.epilog = "\b\nExamples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[command.name])
 
 
 def _one_line_warning(

@@ -41,6 +41,15 @@ class TicTacToeEnv(gym.Env[Obs, np.int64]):
     Observation: ``(rows, cols, 2)`` int8 planes, [own marks, opponent marks].
     Action: ``Discrete(rows * cols)``, a row-major cell. ``info["action_mask"]`` marks the
     legal cells. Rewards: +1 win, −1 loss, 0 draw or game still on.
+
+    Example:
+        >>> env = TicTacToeEnv(seat="X", opponent="perfect")
+        >>> observation, info = env.reset(seed=0)
+        >>> observation.shape, int(info["action_mask"].sum())
+        ((3, 3, 2), 9)
+        >>> observation, reward, terminated, truncated, info = env.step(4)
+        >>> int(observation[..., 0].sum()), int(observation[..., 1].sum()), terminated
+        (1, 1, False)
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012 - Gymnasium declares it

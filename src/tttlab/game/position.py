@@ -39,7 +39,12 @@ _SEPARATORS = re.compile(r"[/\s]")
 
 
 class Player(enum.IntEnum):
-    """A side, with the seeds' cell codes: X = 1 moves first, O = 2."""
+    """A side, with the seeds' cell codes: X = 1 moves first, O = 2.
+
+    Example:
+        >>> Player.X.other, Player.O.sign, Player.parse("o")
+        (<Player.O: 2>, -1, <Player.O: 2>)
+    """
 
     X = 1
     O = 2
@@ -64,11 +69,25 @@ class Player(enum.IntEnum):
 
 
 class PositionError(TttlabError):
-    """A position string, id or cell list that does not describe a reachable position."""
+    """A position string, id or cell list that does not describe a reachable position.
+
+    Example:
+        >>> Position.from_string("XX./.../...")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        tttlab.game.position.PositionError: ...
+    """
 
 
 class IllegalMoveError(TttlabError):
-    """A move that cannot be played; the message names the cell and the reason."""
+    """A move that cannot be played; the message names the cell and the reason.
+
+    Example:
+        >>> Position.from_string("X........").apply(0)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        tttlab.game.position.IllegalMoveError: illegal move 0: ...
+    """
 
     def __init__(self, move: object, reason: str) -> None:
         self.move = move
@@ -78,7 +97,13 @@ class IllegalMoveError(TttlabError):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a finished game ended: ``winner`` is None for a draw."""
+    """How a finished game ended: ``winner`` is None for a draw.
+
+    Example:
+        >>> outcome = Position.from_string("XXX/OO./...").outcome
+        >>> str(outcome), outcome.reason, outcome.utility
+        ('X wins', 'line', 1)
+    """
 
     winner: Player | None
     reason: Literal["line", "full board"]
@@ -102,7 +127,16 @@ def _winner_of(geometry: Geometry, cells: tuple[int, ...]) -> int:
 @dataclass(frozen=True, slots=True)
 class Position:
     """An immutable board position. Build one with :meth:`initial`, :meth:`from_string`,
-    :meth:`from_id` or :meth:`from_cells`; move with :meth:`apply`."""
+    :meth:`from_id` or :meth:`from_cells`; move with :meth:`apply`.
+
+    Example:
+        >>> p = Position.from_string("X.O/.X./..O")
+        >>> q = p.apply(6)                  # a new position; p is unchanged
+        >>> print(q)
+        X.O/.X./X.O
+        >>> q.to_move.name, q.id == p.id + 1 * 3**6, q.legal_moves
+        ('O', True, (1, 3, 5, 7))
+    """
 
     geometry: Geometry
     cells: tuple[int, ...]
@@ -319,6 +353,12 @@ class Position:
 
 
 def id_of(cells: tuple[int, ...] | list[int]) -> int:
+    """The base-3 state id of a board: cell i weighs 3**i (empty 0, X 1, O 2).
+
+    Example:
+        >>> id_of((1, 0, 2, 0, 0, 0, 0, 0, 0))   # X on cell 0, O on cell 2: 1 + 2·9
+        19
+    """
     total = 0
     for c in reversed(cells):
         total = total * 3 + c
@@ -326,7 +366,12 @@ def id_of(cells: tuple[int, ...] | list[int]) -> int:
 
 
 def cells_from_id(state_id: int, geometry: Geometry = DEFAULT) -> tuple[int, ...]:
-    """Decode a base-3 id into cell codes, refusing ids outside the board's range."""
+    """Decode a base-3 id into cell codes, refusing ids outside the board's range.
+
+    Example:
+        >>> cells_from_id(19)
+        (1, 0, 2, 0, 0, 0, 0, 0, 0)
+    """
     if isinstance(state_id, bool) or not isinstance(state_id, int):
         raise PositionError(f"a state id must be an integer, got {state_id!r}")
     limit = 3**geometry.cells
@@ -340,4 +385,11 @@ def cells_from_id(state_id: int, geometry: Geometry = DEFAULT) -> tuple[int, ...
 
 
 def canonical_id(cells: tuple[int, ...] | list[int], geometry: Geometry = DEFAULT) -> int:
+    """The smallest id among the board's images under its symmetries (rotations and flips):
+    the id of its class's representative.
+
+    Example:
+        >>> canonical_id((0, 0, 1, 0, 0, 0, 0, 0, 0)), canonical_id((1, 0, 0, 0, 0, 0, 0, 0, 0))
+        (1, 1)
+    """
     return min(id_of([cells[j] for j in perm]) for perm in geometry.symmetries)

@@ -39,11 +39,25 @@ _CHUNK = 1 << 20
 
 
 class StateSpaceTooLarge(TttlabError):
-    """Enumerating this geometry would not fit on the machine."""
+    """Enumerating this geometry would not fit on the machine.
+
+    Example:
+        >>> from tttlab.game import Geometry
+        >>> check_enumerable(Geometry.parse("5x5k4"))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        tttlab.game.statespace.StateSpaceTooLarge: 5x5k4 may have up to ... positions ...
+    """
 
 
 def estimate_positions(geometry: Geometry) -> int:
-    """An upper bound on reachable positions: boards whose mark counts could arise."""
+    """An upper bound on reachable positions: boards whose mark counts could arise.
+
+    Example:
+        >>> from tttlab.game import Geometry
+        >>> estimate_positions(Geometry())      # 5,478 are reachable
+        6046
+    """
     n = geometry.cells
     return sum(math.comb(n, m) * math.comb(m, m // 2) for m in range(n + 1))
 
@@ -53,7 +67,13 @@ def estimate_bytes(geometry: Geometry) -> int:
 
 
 def check_enumerable(geometry: Geometry) -> None:
-    """Raise :class:`StateSpaceTooLarge` with what is needed and what is allowed."""
+    """Raise :class:`StateSpaceTooLarge` with what is needed and what is allowed.
+
+    Example:
+        >>> from tttlab.game import Geometry
+        >>> check_enumerable(Geometry.parse("4x4k4")) is None   # 9.7 million: it fits
+        True
+    """
     bound = estimate_positions(geometry)
     if bound > MAX_POSITIONS:
         need = estimate_bytes(geometry) / 2**30
@@ -88,6 +108,12 @@ def winners(boards: npt.NDArray[np.int8], geometry: Geometry) -> npt.NDArray[np.
 @dataclass(frozen=True, eq=False)
 class StateSpace:
     """Dense tables over the reachable positions of one geometry (N positions).
+
+    Example:
+        >>> from tttlab.game import Geometry, state_space
+        >>> space = state_space(Geometry())
+        >>> space.size, int(space.terminal.sum()), int(space.ids[0])
+        (5478, 958, 0)
 
     Attributes:
         ids: base-3 id of each position, ascending; index 0 is the empty board.
@@ -310,6 +336,11 @@ class TableLayout:
     the cell it becomes on the representative. Without, one row per position and the
     identity map.
 
+    Example:
+        >>> from tttlab.game import Geometry, state_space, table_layout
+        >>> table_layout(state_space(Geometry()), symmetric=True).size   # 765 classes
+        765
+
     Attributes:
         symmetric: whether rows are representatives.
         rows: the state-space index of each table row, ascending.
@@ -331,7 +362,13 @@ class TableLayout:
 
 @lru_cache(maxsize=8)
 def table_layout(space: StateSpace, symmetric: bool) -> TableLayout:
-    """The table layout of a state space, with or without symmetry reduction."""
+    """The table layout of a state space, with or without symmetry reduction.
+
+    Example:
+        >>> from tttlab.game import Geometry, state_space
+        >>> table_layout(state_space(Geometry()), symmetric=False).size
+        5478
+    """
     cells = space.geometry.cells
     if not symmetric:
         rows = np.arange(space.size, dtype=np.int64)

@@ -31,7 +31,20 @@ __all__ = ["ExactJudge", "exact_eval_callback"]
 class ExactJudge:
     """Judges a model with ``predict(observation, action_masks=...)`` exactly; keeps each
     point as ``{"steps": N, "X": {...}, "O": {...}}`` (``ttt eval --json``'s fields), with
-    what ``extra()`` returns added (the games played so far, say)."""
+    what ``extra()`` returns added (the games played so far, say).
+
+    Example:
+        Any object with SB3's ``predict`` signature is judged on every position:
+
+        >>> import numpy as np
+        >>> class FirstFree:  # a stand-in for a trained model
+        ...     def predict(self, observation, action_masks=None, deterministic=True):
+        ...         return np.argmax(action_masks, axis=-1), None
+        >>> judge = ExactJudge(seat="X")
+        >>> point = judge(FirstFree(), steps=4096)
+        >>> point["steps"], point["X"]["worst_case"], sorted(point)
+        (4096, -1, ['X', 'steps'])
+    """
 
     board: str = "3x3k3"
     seat: str | None = None
@@ -55,7 +68,20 @@ def exact_eval_callback(
     extra: Callable[[], dict[str, Any]] | None = None,
 ) -> Any:
     """A Stable-Baselines3 callback that judges the model exactly every ``every`` steps
-    (and once at the end of training); ``callback.judge`` is its :class:`ExactJudge`."""
+    (and once at the end of training); ``callback.judge`` is its :class:`ExactJudge`.
+
+    Example:
+        ```python
+        from sb3_contrib import MaskablePPO
+        from tttlab.envs import TicTacToeEnv
+        from tttlab.integrations.sb3 import exact_eval_callback
+
+        model = MaskablePPO("MlpPolicy", TicTacToeEnv(seat="X", opponent="random"))
+        callback = exact_eval_callback(every=4096, seat="X")
+        model.learn(65_536, callback=callback)   # tttlab/X/optimal_share ... in SB3's logger
+        callback.judge.records[-1]["X"]["optimal_share"]
+        ```
+    """
     try:
         from stable_baselines3.common.callbacks import BaseCallback
     except ImportError:

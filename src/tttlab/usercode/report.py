@@ -56,7 +56,18 @@ class FunctionCheck:
 
 @dataclass(frozen=True)
 class CheckReport:
-    """The grade of one file (or folder)."""
+    """The grade of one file (or folder).
+
+    Example:
+        ```python
+        import tttlab
+
+        report = tttlab.check("tictactoe.py", only=["result"])
+        report.ok, report.coverage               # (False, 1.0)
+        report.checks["result"].wrong            # how many calls were wrong
+        report.to_dict()                         # what `ttt check --json` prints
+        ```
+    """
 
     file: str
     exercise: str

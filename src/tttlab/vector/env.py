@@ -49,6 +49,16 @@ class State:
         truncated: always False (the game ends by itself; kept for pgx's wrappers).
         _step_count: stones on the board.
         _shape: (rows, cols), static.
+
+    Example:
+        >>> import jax
+        >>> env = make("3x3k3")
+        >>> init, step = jax.jit(env.init), jax.jit(env.step)
+        >>> state = step(init(jax.random.PRNGKey(0)), 4)   # X takes the centre
+        >>> int(state.current_player), state.board.tolist()
+        (1, [0, 0, 0, 0, 1, 0, 0, 0, 0])
+        >>> state.legal_action_mask.tolist()[3:6], bool(state.terminated)
+        ([True, False, True], False)
     """
 
     board: Array
@@ -98,6 +108,17 @@ class Env:
 
     Attributes:
         geometry: the board.
+
+    Example:
+        A batch of games stepped at once, under ``jit`` and ``vmap`` as with pgx:
+
+        >>> import jax, jax.numpy as jnp
+        >>> env = make("4x4k4")
+        >>> init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+        >>> states = init(jax.random.split(jax.random.PRNGKey(0), 1024))
+        >>> states = step(states, jnp.zeros(1024, dtype=jnp.int32))  # every game: cell 0
+        >>> states.board.shape, int(states.board[:, 0].sum()), env.num_actions
+        ((1024, 16), 1024, 16)
     """
 
     def __init__(self, geometry: Geometry) -> None:
@@ -200,6 +221,12 @@ class Env:
 
 
 def make(board: str | Geometry = "3x3k3") -> Env:
-    """The environment for a board name (``"4x4k4"``, ``"3x4k3"``) or a Geometry."""
+    """The environment for a board name (``"4x4k4"``, ``"3x4k3"``) or a Geometry.
+
+    Example:
+        >>> env = make("3x4k3")
+        >>> env.num_actions, env.observation_shape
+        (12, (3, 4, 2))
+    """
     geometry = board if isinstance(board, Geometry) else Geometry.parse(board)
     return Env(geometry)
