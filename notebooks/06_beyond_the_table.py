@@ -75,16 +75,15 @@ print(
 tttlab.position(slip.position)
 
 # %% [markdown]
-# After 2,048 games DQN's values are still rough: here its move loses a drawn game. With
-# eight times the games it is perfect: unbeatable on both seats, and every move it can reach
-# keeps the game value.
+# After 2,048 games DQN's values are still rough: here its move loses a drawn game, and the
+# judge counts every such position against its optimal share. (With 16,384 games, seed 0 is
+# perfect on both seats: the families plot in the networks guide shows all four families
+# learning, judged like this every 2,048 games.)
 
 # %%
-dqn = tttlab.train("dqn", episodes=16384, seed=0, progress=False)
-dqn_evaluation = dqn.evaluation()
-assert slip is not None and dqn_evaluation.unbeatable
-assert dqn_evaluation.X.optimal_share == dqn_evaluation.O.optimal_share == 1.0
-dqn_evaluation
+early_evaluation = early_dqn.evaluation()
+assert slip is not None and not early_evaluation.unbeatable
+early_evaluation
 
 # %% [markdown]
 # AlphaZero after 1,024 games still lets a won game slip:
@@ -98,6 +97,10 @@ print(
 )
 tttlab.position(miss.position)
 
+# %% [markdown]
+# With 8,192 games it is perfect: unbeatable on both seats, and every move it can reach keeps
+# the game value.
+
 # %%
 az = tttlab.train("alphazero", episodes=8192, seed=0, progress=False)
 az_evaluation = az.evaluation()
@@ -106,5 +109,5 @@ assert az_evaluation.X.optimal_share == az_evaluation.O.optimal_share == 1.0
 az_evaluation
 
 # %% [markdown]
-# Both networks, trained on a few thousand games, play 3×3 perfectly, and the judge can say
-# so exactly because the game is small. On boards too big for a table, see the networks guide.
+# A few thousand games of self-play make AlphaZero perfect on 3×3, and the judge can say so
+# exactly because the game is small. On boards too big for a table, see the networks guide.
