@@ -115,10 +115,11 @@ def test_the_wheel_installs_and_runs_in_a_fresh_environment(dist: Path, tmp_path
     assert str(ROOT) not in where[0]
     assert where[1:] == ["True", "True", PYPROJECT["version"]]
     ttt = venv / "bin" / "ttt"
-    demo = subprocess.run([str(ttt), "demo"], cwd=tmp_path, env=env, capture_output=True,
-                          text=True, timeout=300)  # fmt: skip
+    demo = subprocess.run([str(ttt), "demo", "--seed", "1"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
     assert demo.returncode == 0, demo.stderr
-    assert demo.stdout
+    assert "255,168" in demo.stdout  # the solve's game count
+    assert "Result:" in demo.stdout  # the game against random
     solved = subprocess.run([str(ttt), "solve", "--json"], cwd=tmp_path, env=env,
                             capture_output=True, text=True, timeout=300)  # fmt: skip
     assert solved.returncode == 0, solved.stderr
