@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 6. Beyond the table: Monte Carlo tree search
+# # 6. Beyond the table: MCTS, DQN and AlphaZero
 #
 # Tables need every position. On bigger boards tttlab still proves the value by search, but
 # no table fits on 5×5. Monte Carlo tree search (MCTS) needs no table: from the current

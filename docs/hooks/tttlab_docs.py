@@ -244,5 +244,7 @@ def cli_reference() -> str:
 
 
 def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
-    """Click's no-rewrap marker (``\\b``, a backspace) means nothing on a web page."""
+    """Click's no-rewrap marker (``\\b``, a backspace) means nothing on a web page, and
+    click 8.3's "no default" sentinel (which mkdocs-click 0.9 prints) is no default."""
+    html = html.replace("<code>Sentinel.UNSET</code>", "")
     return html.replace("\x08", "")
