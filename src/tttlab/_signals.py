@@ -3,7 +3,8 @@
 When numba compiles or loads a kernel, llvmlite calls back into Python through ctypes, and an
 exception raised inside a ctypes callback is printed and dropped ("Exception ignored on
 calling ctypes callback function"). So is one raised in a weakref callback (the import
-system's module-lock ``cb``) or a ``__del__``. A Ctrl-C landing there would vanish, and the
+system's module-lock ``cb``) or a ``__del__``, and one raised in a ``__set_name__`` turns
+into a RuntimeError. A Ctrl-C landing there would vanish, and the
 command would run on. This SIGINT handler raises ``KeyboardInterrupt`` as Python's own does,
 except inside such a callback: then it asks again a moment later, from outside.
 """
@@ -27,6 +28,11 @@ def _would_be_dropped(frame: FrameType | None) -> bool:
     while frame is not None:
         code = frame.f_code
         if "llvmlite" in code.co_filename or code.co_name == "__del__":
+            return True
+        # Python 3.11 wraps an exception raised in a descriptor's ``__set_name__`` (run while
+        # a class is created: numba's ``BaseContext`` has a ``cached_property``) in a
+        # RuntimeError, so the KeyboardInterrupt would surface as an internal error.
+        if code.co_name == "__set_name__":
             return True
         if code.co_name == "cb" and "importlib" in code.co_filename:
             return True

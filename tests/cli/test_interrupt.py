@@ -89,3 +89,25 @@ def test_ctrl_c_inside_a_callback_whose_errors_python_drops_comes_again_from_out
             _handler(signal.SIGINT, sys._getframe())
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_while_a_class_sets_up_its_descriptors_comes_again_outside() -> None:
+    """Seen once in make test: Ctrl-C landed in ``cached_property.__set_name__`` while numba
+    created a class, and Python 3.11 turned it into "RuntimeError: Error calling
+    __set_name__" (an internal error, exit 1). The handler asks again once the class exists."""
+    from tttlab._signals import _handler
+
+    class Descriptor:
+        def __set_name__(self, owner: type, name: str) -> None:
+            _handler(signal.SIGINT, sys._getframe())
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        try:
+            type("Owner", (), {"attribute": Descriptor()})
+        except (KeyboardInterrupt, RuntimeError):
+            pytest.fail("raised inside __set_name__")
+        with pytest.raises(KeyboardInterrupt):  # ... it comes again, from outside
+            _wait(5.0)
+    finally:
+        signal.signal(signal.SIGINT, previous)
