@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
+import tttlab
 from tests.neural.conftest import assert_resume_equals_whole
 from tttlab.agents.network import forward
-from tttlab.game import Geometry, Player
-from tttlab.neural.alphazero import AlphaZeroConfig, AlphaZeroTrainer
+from tttlab.game import Geometry, Player, Position
+from tttlab.neural.alphazero import AlphaZeroConfig, AlphaZeroTrainer, augment, mover_results
 from tttlab.neural.network import from_params, init_network, to_params
+from tttlab.vector import State, make
 
 
 def _trainer(seed: int) -> AlphaZeroTrainer:
@@ -64,5 +67,83 @@ def test_config_limits() -> None:
     assert again.iterations == config.iterations
 
 
-def test_every_seat_is_a_network_seat() -> None:
-    assert _trainer(0).agent().seats == (Player.X, Player.O)
+def test_the_agent_is_judged_on_both_seats() -> None:
+    evaluation = tttlab.evaluate(_trainer(0).agent())
+    assert evaluation.X is not None
+    assert evaluation.O is not None
+    assert evaluation.X.decision_positions > 0
+    assert evaluation.O.decision_positions > 0
+
+
+def test_value_targets_by_hand() -> None:
+    """The result of the game from the side that moved at each ply, for four games written
+    out by hand (plies down, games across): X wins at ply 4, a draw, O wins at ply 5, and X
+    plays an illegal move at ply 2 (reward −1, the game ends)."""
+    reward = np.zeros((9, 4), np.float32)
+    done = np.zeros((9, 4), bool)
+    reward[4, 0], done[4:, 0] = 1.0, True
+    done[8, 1] = True
+    reward[5, 2], done[5:, 2] = 1.0, True
+    reward[2, 3], done[2:, 3] = -1.0, True
+    z = np.asarray(mover_results(jnp.asarray(reward), jnp.asarray(done)))
+    x_wins = [1, -1, 1, -1, 1, 0, 0, 0, 0]  # X moved at even plies
+    o_wins = [-1, 1, -1, 1, -1, 1, 0, 0, 0]
+    illegal = [-1, 1, -1, 0, 0, 0, 0, 0, 0]
+    np.testing.assert_array_equal(z.T, np.array([x_wins, [0] * 9, o_wins, illegal], np.float32))
+
+
+def _positions(moves: list[int], games: int) -> State:
+    env = make("3x3k3")
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), games))
+    step = jax.jit(jax.vmap(env.step))
+    for move in moves:
+        state = step(state, jnp.full(games, move, jnp.int32))
+    return state
+
+
+def test_recurrent_fn_signs_by_hand() -> None:
+    """mctx's step from the searching side: in XX./OO./... (X to move) a win at cell 2 gives
+    reward +1, discount 0 and no value; a quiet move at cell 8 gives reward 0, discount −1
+    (the next position is the opponent's) and the network's value of it; occupied cells get
+    the lowest logit."""
+    trainer = _trainer(0)
+    state = _positions([0, 3, 1, 4], games=2)
+
+    def network(observation: jax.Array) -> tuple[jax.Array, jax.Array]:
+        return jnp.zeros(9), jnp.float32(0.25)
+
+    out, after = jax.jit(lambda a, s: trainer._recurrent(network, None, a, s))(
+        jnp.array([2, 8], jnp.int32), state
+    )
+    np.testing.assert_array_equal(np.asarray(out.reward), [1.0, 0.0])
+    np.testing.assert_array_equal(np.asarray(out.discount), [0.0, -1.0])
+    np.testing.assert_array_equal(np.asarray(out.value), [0.0, 0.25])
+    quiet = np.asarray(out.prior_logits[1])
+    occupied = [0, 1, 3, 4, 8]
+    assert (quiet[occupied] == np.finfo(np.float32).min).all()
+    assert (np.delete(quiet, occupied) == 0.0).all()
+    assert np.asarray(after.terminated).tolist() == [True, False]
+
+
+def test_augmentation_moves_the_observation_and_the_policy_together() -> None:
+    """Under each of the 8 symmetries, the policy's move is still the cell that wins for X
+    on the transformed board (checked with tttlab's rules), and the 8 boards differ."""
+    geometry = Geometry()
+    position = Position.from_string("XX./OO./...")  # X to move; only cell 2 wins at once
+    observation = np.stack(
+        [np.array(position.cells) == 1, np.array(position.cells) == 2], axis=-1
+    )  # the mover's planes: own stones, then the opponent's
+    policy = np.zeros(9, np.float32)
+    policy[2] = 1.0
+    boards = set()
+    for perm in geometry.symmetries:
+        o, p = augment(
+            jnp.asarray(observation[None]), jnp.asarray(policy[None]), jnp.asarray([perm])
+        )
+        o, p = np.asarray(o[0]), np.asarray(p[0])
+        cells = tuple(int(c) for c in np.where(o[:, 0], 1, np.where(o[:, 1], 2, 0)))
+        boards.add(cells)
+        moved = Position(geometry, cells).apply(int(np.argmax(p)))
+        assert moved.winner == Player.X, (perm, cells)
+        assert p.sum() == 1.0
+    assert len(boards) == 8

@@ -39,7 +39,7 @@ from tttlab.neural.loop import (
 from tttlab.neural.network import Network
 from tttlab.vector import State
 
-__all__ = ["AlphaZeroConfig", "AlphaZeroTrainer"]
+__all__ = ["AlphaZeroConfig", "AlphaZeroTrainer", "augment", "mover_results"]
 
 LEARNER = "alphazero"
 
@@ -114,6 +114,36 @@ class AlphaZeroConfig(RandomOpening, IterationBudget):
 
 
 _MIN_LOGIT = float(np.finfo(np.float32).min)
+
+
+def mover_results(reward: jax.Array, terminated: jax.Array) -> jax.Array:
+    """The value target of every ply: the game's result from the side that moved there.
+
+    ``reward[t]`` is what the mover of ply ``t`` got (+1 for a win, −1 for an illegal move,
+    else 0) and ``terminated[t]`` whether the game was over after it, both (plies, games).
+    Backwards: z_t = r_t at the game's last move, else r_t − z_{t+1} (the next position
+    belongs to the other player); plies after the end get 0.
+    """
+
+    def back(later: jax.Array, step: tuple[jax.Array, ...]) -> tuple[jax.Array, jax.Array]:
+        r, done = step
+        z = r + jnp.where(done, 0.0, -later)
+        return z, z
+
+    _, value = jax.lax.scan(back, jnp.zeros(reward.shape[1:]), (reward, terminated), reverse=True)
+    return jnp.asarray(value)
+
+
+def augment(
+    observation: jax.Array, policy: jax.Array, perm: jax.Array
+) -> tuple[jax.Array, jax.Array]:
+    """Positions (N, cells, 2) and their search policies (N, cells) under the board
+    symmetries ``perm`` (N, cells): both read cell ``perm[i]`` into cell ``i``, so a move
+    stays on the cell its stones moved to."""
+    return (
+        jnp.take_along_axis(observation, perm[:, :, None], axis=1),
+        jnp.take_along_axis(policy, perm, axis=1),
+    )
 
 
 class _Carry(eqx.Module):
@@ -208,15 +238,7 @@ class AlphaZeroTrainer(IterationTrainer):
             move, state, jax.random.split(key, self.cells)
         )
 
-        # The result from each mover's side, backwards: z_t = r_t − z_{t+1} while the game
-        # goes on (the next position belongs to the other player), r_t at its last move.
-        def back(later: jax.Array, step: tuple[jax.Array, ...]) -> tuple[jax.Array, jax.Array]:
-            r, done = step
-            z = r + jnp.where(done, 0.0, -later)
-            return z, z
-
-        _, value = jax.lax.scan(back, jnp.zeros(batch), (reward, terminated), reverse=True)
-        return obs, policy, value, valid.astype(jnp.float32)
+        return obs, policy, mover_results(reward, terminated), valid.astype(jnp.float32)
 
     def _loss(
         self, network: Network, obs: jax.Array, policy: jax.Array, value: jax.Array, w: jax.Array
@@ -252,8 +274,7 @@ class AlphaZeroTrainer(IterationTrainer):
             o, p, v, w = replay.pick(k_pick, cfg.minibatch)
             if cfg.augment:
                 perm = self.perms[jax.random.randint(k_sym, (cfg.minibatch,), 0, len(self.perms))]
-                o = jnp.take_along_axis(o, perm[:, :, None], axis=1)
-                p = jnp.take_along_axis(p, perm, axis=1)
+                o, p = augment(o, p, perm)
             (loss, parts), grads = eqx.filter_value_and_grad(self._loss, has_aux=True)(
                 network, o, p, v, w
             )
