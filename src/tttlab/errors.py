@@ -22,7 +22,7 @@ class TttlabError(ValueError):
     """Bad input to tttlab: a board, position, move, agent, file or option that cannot be
     used. The message is one line.
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> try:
         ...     tttlab.position("XXX/OOO/...")
@@ -35,7 +35,7 @@ class TttlabError(ValueError):
 class TttlabTypeError(TttlabError, TypeError):
     """An argument of the wrong type (a number where a name is wanted, ...).
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> tttlab.solve(board=3)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
@@ -51,7 +51,7 @@ class ConfigError(TttlabError):
 class AgentError(TttlabError):
     """An agent name, agent file or agent that cannot be used for what was asked.
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> tttlab.load("perfekt")  # doctest: +ELLIPSIS
         Traceback (most recent call last):

@@ -50,7 +50,7 @@ _SYMBOL = {0: EMPTY, 1: X, 2: O}
 def initial_state() -> Board:
     """An empty 3×3 board.
 
-    Example:
+    Examples:
         >>> initial_state()
         [[None, None, None], [None, None, None], [None, None, None]]
     """
@@ -78,7 +78,7 @@ def _position(board: Sequence[Sequence[str | None]]) -> Position:
 def board_of(position: Position) -> Board:
     """The exercise's list-of-lists board for a position (any geometry).
 
-    Example:
+    Examples:
         >>> board_of(Position.from_string("X../.O./..."))
         [['X', None, None], [None, 'O', None], [None, None, None]]
     """
@@ -92,7 +92,7 @@ def board_of(position: Position) -> Board:
 def player(board: Board) -> str:
     """Whose turn it is: X moves first, then the sides alternate.
 
-    Example:
+    Examples:
         >>> player([["X", None, None], [None, None, None], [None, None, None]])
         'O'
     """
@@ -102,7 +102,7 @@ def player(board: Board) -> str:
 def actions(board: Board) -> set[tuple[int, int]]:
     """Every ``(row, col)`` that can be played; empty once the game is over.
 
-    Example:
+    Examples:
         >>> sorted(actions([["X", "O", "X"], ["O", "X", "O"], [None, None, None]]))
         [(2, 0), (2, 1), (2, 2)]
     """
@@ -117,7 +117,7 @@ def result(board: Board, action: tuple[int, int]) -> Board:
         IllegalMoveError: the action is not a (row, col) pair on the board, the cell is
             taken, or the game is over.
 
-    Example:
+    Examples:
         >>> result(initial_state(), (0, 2))
         [[None, None, 'X'], [None, None, None], [None, None, None]]
         >>> result(initial_state(), (-1, 0))  # doctest: +ELLIPSIS
@@ -142,7 +142,7 @@ def result(board: Board, action: tuple[int, int]) -> Board:
 def winner(board: Board) -> str | None:
     """``"X"`` or ``"O"`` if that side has a line, else None.
 
-    Example:
+    Examples:
         >>> winner([["X", "X", "X"], ["O", "O", None], [None, None, None]]), winner(initial_state())
         ('X', None)
     """
@@ -153,7 +153,7 @@ def winner(board: Board) -> str | None:
 def terminal(board: Board) -> bool:
     """True once someone has won or the board is full.
 
-    Example:
+    Examples:
         >>> won = [["X", "X", "X"], ["O", "O", None], [None, None, None]]
         >>> terminal(won), terminal(initial_state())
         (True, False)
@@ -164,7 +164,7 @@ def terminal(board: Board) -> bool:
 def utility(board: Board) -> int:
     """1 if X has won, −1 if O has won, 0 otherwise.
 
-    Example:
+    Examples:
         >>> utility([["X", "X", "X"], ["O", "O", None], [None, None, None]])
         1
     """
@@ -177,7 +177,7 @@ def minimax(board: Board) -> tuple[int, int] | None:
     Plain minimax with alpha-beta pruning, as the exercise describes: X maximises the
     utility, O minimises it, and the first best action in row-major order is returned.
 
-    Example:
+    Examples:
         >>> minimax([["X", "X", None], ["O", "O", None], [None, None, None]])  # X wins now
         (0, 2)
         >>> minimax(initial_state())   # every first move draws: the first in row-major order

@@ -41,7 +41,7 @@ def make_agent(
     ``mcts:N`` and ``mcts:N:C`` set the simulations and the exploration constant in the name
     itself (so an arena can hold several); ``minimax:D`` sets the depth.
 
-    Example:
+    Examples:
         >>> from tttlab.game import Geometry
         >>> make_agent("mcts:200:1.0", Geometry()).name, make_agent("minimax:3", Geometry()).name
         ('mcts(200)', 'minimax(depth=3)')

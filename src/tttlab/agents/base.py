@@ -23,7 +23,7 @@ __all__ = ["Agent", "check_playable", "policy_matrix", "sample", "uniform"]
 class Agent(Protocol):
     """What every tttlab agent offers.
 
-    Example:
+    Examples:
         A structural protocol: any object with these four members is an agent, judged and
         played like the built-in ones.
 
@@ -74,7 +74,7 @@ def check_playable(geometry: Geometry, position: Position) -> None:
 def uniform(moves: tuple[int, ...] | list[int]) -> dict[int, float]:
     """Equal probability over ``moves``.
 
-    Example:
+    Examples:
         >>> uniform((0, 4))
         {0: 0.5, 4: 0.5}
     """
@@ -85,7 +85,7 @@ def uniform(moves: tuple[int, ...] | list[int]) -> dict[int, float]:
 def sample(probabilities: Mapping[int, float], rng: np.random.Generator) -> int:
     """Draw one move from a distribution; a single move needs no random draw.
 
-    Example:
+    Examples:
         >>> sample({0: 0.25, 4: 0.75}, np.random.default_rng(0)) in (0, 4)
         True
     """

@@ -24,7 +24,7 @@ class _Checked:
 class RandomAgent(_Checked):
     """Plays a uniformly random legal move.
 
-    Example:
+    Examples:
         >>> from tttlab.game import Geometry, Position
         >>> RandomAgent(Geometry()).move_probabilities(Position.from_string("XO./XO./..."))
         {2: 0.2, 5: 0.2, 6: 0.2, 7: 0.2, 8: 0.2}
@@ -50,7 +50,7 @@ class PerfectAgent(_Checked):
     """Plays from the exact solution: uniformly among the moves that keep the game value
     and, among those, win fastest or lose slowest.
 
-    Example:
+    Examples:
         >>> import numpy as np
         >>> from tttlab.game import Geometry, Position
         >>> agent = PerfectAgent(Geometry())
@@ -102,7 +102,7 @@ class MinimaxAgent(_Checked):
         geometry: the board.
         depth: plies to search before a heuristic takes over; None searches to the end.
 
-    Example:
+    Examples:
         >>> from tttlab.game import Geometry, Position
         >>> MinimaxAgent(Geometry()).move_probabilities(Position.from_string("XX./OO./..."))
         {2: 1.0}

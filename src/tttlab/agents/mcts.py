@@ -191,7 +191,7 @@ class MCTSAgent:
         exploration: the UCT constant c in Q + c·sqrt(ln N / n).
         seed: seeds the evaluation-mode search (see the module docstring).
 
-    Example:
+    Examples:
         >>> from tttlab.game import Geometry, Position
         >>> agent = MCTSAgent(Geometry(), simulations=500)
         >>> list(agent.move_probabilities(Position.from_string("XX./OO./...")))   # a win in one

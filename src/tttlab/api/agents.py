@@ -93,7 +93,7 @@ class _Trained:
 class TrainedAgent(_Trained, LearnedAgent):
     """A table learner's agent (see the module's doc).
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> agent = tttlab.train("td", episodes=5_000, seed=0, progress=False)
         >>> type(agent).__name__, agent.training["algorithm"], agent.meta["episodes"]
@@ -105,7 +105,7 @@ class TrainedAgent(_Trained, LearnedAgent):
 class TrainedNetwork(_Trained, NetworkAgent):
     """A network learner's agent (see the module's doc).
 
-    Example:
+    Examples:
         ```python
         import tttlab
 
@@ -132,7 +132,7 @@ def load(agent: str | Path, board: Geometry | str | None = None) -> LoadedAgent:
     from an agent file (``az.npz:200`` adds 200 simulations of search to a network); a file
     decides the board unless ``board`` is given.
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> tttlab.load("mcts:500").name
         'mcts(500)'

@@ -57,7 +57,7 @@ def evaluate(
     :mod:`tttlab.usercode.adapters`). A policy that is not deterministic is judged from
     sampled move probabilities, and the result says ``sampled``.
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> evaluation = tttlab.evaluate("perfect")
         >>> evaluation.X.worst_case, evaluation.O.optimal_share, evaluation.unbeatable
@@ -155,7 +155,7 @@ def train(
     table learner against a fixed agent. Ctrl-C stops at the end of a batch and returns what
     was learned (``agent.training["interrupted"]`` is then true).
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> agent = tttlab.train("q", episodes=20_000, seed=0, progress=False)
         >>> agent.evaluation().unbeatable
@@ -218,7 +218,7 @@ def solve(board: Geometry | str | None = "3x3", method: str = "auto") -> SolveRe
     count) or by the compiled proof search (``"search"``); ``"auto"`` picks the table up to
     a million candidate positions. ``ttt solve --json``.
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> result = tttlab.solve("3x3")
         >>> result.value, result.positions, result.method
@@ -242,7 +242,7 @@ def arena(
 ) -> ArenaResult:
     """A round robin: every pair plays ``games`` games on each side. ``ttt arena``.
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> result = tttlab.arena(["perfect", "random"], games=10, seed=0)
         >>> result.to_dict()["standings"]["perfect"]["loss"]
@@ -292,7 +292,7 @@ def mdp(
     """Build and solve the game for ``seat`` against a fixed ``opponent`` as an MDP, by value
     iteration (``"vi"``) or policy iteration (``"pi"``). ``ttt solve --mdp``.
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> as_x = tttlab.mdp(seat="X", opponent="random", method="pi")
         >>> round(as_x.value * 192), as_x.states
@@ -352,7 +352,7 @@ def mdp(
 def position(text: str, board: Geometry | str | None = None) -> Position:
     """A position from its string (``"X.O/.X./..O"``), checked to be reachable.
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> p = tttlab.position("X.O/.X./...")
         >>> p.to_move.name, p.legal_moves
@@ -377,7 +377,7 @@ def check(
     check``. The code runs in a child process with these limits; ``exercise`` ("cs50",
     "course" or "board") forces the shape, ``only`` names the checks to run.
 
-    Example:
+    Examples:
         ```python
         import tttlab
 

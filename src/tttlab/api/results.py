@@ -23,7 +23,7 @@ class Evaluation:
 
     ``X`` or ``O`` is ``None`` for a seat the agent does not play.
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> evaluation = tttlab.evaluate("random")
         >>> evaluation.X.worst_case, round(evaluation.X.win, 4)
@@ -63,7 +63,7 @@ class Evaluation:
 class Curve:
     """A learning curve: the exact metrics at each evaluation point (``--log`` records).
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> agent = tttlab.train("q", episodes=2_000, seed=0, curve=True, eval_every=1_000,
         ...                      progress=False)
@@ -97,7 +97,7 @@ class SolveResult:
     table (``method="table"``) or what the proof search took (``method="search"``); the
     other method's fields are ``None``.
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> table = tttlab.solve("3x3")
         >>> table.terminal, table.game_tree["games"], table.nodes
@@ -147,7 +147,7 @@ class SolveResult:
 class ArenaResult:
     """A round robin's results: ``to_dict()`` is ``ttt arena --json``.
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> result = tttlab.arena(["minimax", "random"], games=4, seed=0)
         >>> [(p["x"], p["o"]) for p in result.to_dict()["pairings"]]
@@ -190,7 +190,7 @@ class MDPResult:
     """The game against a fixed opponent as a solved MDP: ``P`` (one sparse matrix per
     action), ``R``, the values and the policy; ``to_dict()`` is ``ttt solve --mdp --json``.
 
-    Example:
+    Examples:
         >>> import tttlab
         >>> as_o = tttlab.mdp(seat="O")
         >>> as_o.states, len(as_o.P), as_o.R.shape

@@ -42,7 +42,7 @@ class TicTacToeEnv(gym.Env[Obs, np.int64]):
     Action: ``Discrete(rows * cols)``, a row-major cell. ``info["action_mask"]`` marks the
     legal cells. Rewards: +1 win, −1 loss, 0 draw or game still on.
 
-    Example:
+    Examples:
         >>> env = TicTacToeEnv(seat="X", opponent="perfect")
         >>> observation, info = env.reset(seed=0)
         >>> observation.shape, int(info["action_mask"].sum())

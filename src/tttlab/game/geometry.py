@@ -26,7 +26,7 @@ _NAME = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*(?:[kK]\s*(\d+))?\s*$")
 class GeometryError(TttlabError):
     """A board description that does not make a playable board.
 
-    Example:
+    Examples:
         >>> Geometry.parse("3x3k4")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...

@@ -41,7 +41,7 @@ _SEPARATORS = re.compile(r"[/\s]")
 class Player(enum.IntEnum):
     """A side, with the seeds' cell codes: X = 1 moves first, O = 2.
 
-    Example:
+    Examples:
         >>> Player.X.other, Player.O.sign, Player.parse("o")
         (<Player.O: 2>, -1, <Player.O: 2>)
     """
@@ -71,7 +71,7 @@ class Player(enum.IntEnum):
 class PositionError(TttlabError):
     """A position string, id or cell list that does not describe a reachable position.
 
-    Example:
+    Examples:
         >>> Position.from_string("XX./.../...")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
@@ -82,7 +82,7 @@ class PositionError(TttlabError):
 class IllegalMoveError(TttlabError):
     """A move that cannot be played; the message names the cell and the reason.
 
-    Example:
+    Examples:
         >>> Position.from_string("X........").apply(0)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
@@ -99,7 +99,7 @@ class IllegalMoveError(TttlabError):
 class Outcome:
     """How a finished game ended: ``winner`` is None for a draw.
 
-    Example:
+    Examples:
         >>> outcome = Position.from_string("XXX/OO./...").outcome
         >>> str(outcome), outcome.reason, outcome.utility
         ('X wins', 'line', 1)
@@ -129,7 +129,7 @@ class Position:
     """An immutable board position. Build one with :meth:`initial`, :meth:`from_string`,
     :meth:`from_id` or :meth:`from_cells`; move with :meth:`apply`.
 
-    Example:
+    Examples:
         >>> p = Position.from_string("X.O/.X./..O")
         >>> q = p.apply(6)                  # a new position; p is unchanged
         >>> print(q)
@@ -355,7 +355,7 @@ class Position:
 def id_of(cells: tuple[int, ...] | list[int]) -> int:
     """The base-3 state id of a board: cell i weighs 3**i (empty 0, X 1, O 2).
 
-    Example:
+    Examples:
         >>> id_of((1, 0, 2, 0, 0, 0, 0, 0, 0))   # X on cell 0, O on cell 2: 1 + 2·9
         19
     """
@@ -368,7 +368,7 @@ def id_of(cells: tuple[int, ...] | list[int]) -> int:
 def cells_from_id(state_id: int, geometry: Geometry = DEFAULT) -> tuple[int, ...]:
     """Decode a base-3 id into cell codes, refusing ids outside the board's range.
 
-    Example:
+    Examples:
         >>> cells_from_id(19)
         (1, 0, 2, 0, 0, 0, 0, 0, 0)
     """
@@ -388,7 +388,7 @@ def canonical_id(cells: tuple[int, ...] | list[int], geometry: Geometry = DEFAUL
     """The smallest id among the board's images under its symmetries (rotations and flips):
     the id of its class's representative.
 
-    Example:
+    Examples:
         >>> canonical_id((0, 0, 1, 0, 0, 0, 0, 0, 0)), canonical_id((1, 0, 0, 0, 0, 0, 0, 0, 0))
         (1, 1)
     """

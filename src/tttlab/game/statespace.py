@@ -41,7 +41,7 @@ _CHUNK = 1 << 20
 class StateSpaceTooLarge(TttlabError):
     """Enumerating this geometry would not fit on the machine.
 
-    Example:
+    Examples:
         >>> from tttlab.game import Geometry
         >>> check_enumerable(Geometry.parse("5x5k4"))  # doctest: +ELLIPSIS
         Traceback (most recent call last):
@@ -53,7 +53,7 @@ class StateSpaceTooLarge(TttlabError):
 def estimate_positions(geometry: Geometry) -> int:
     """An upper bound on reachable positions: boards whose mark counts could arise.
 
-    Example:
+    Examples:
         >>> from tttlab.game import Geometry
         >>> estimate_positions(Geometry())      # 5,478 are reachable
         6046
@@ -69,7 +69,7 @@ def estimate_bytes(geometry: Geometry) -> int:
 def check_enumerable(geometry: Geometry) -> None:
     """Raise :class:`StateSpaceTooLarge` with what is needed and what is allowed.
 
-    Example:
+    Examples:
         >>> from tttlab.game import Geometry
         >>> check_enumerable(Geometry.parse("4x4k4")) is None   # 9.7 million: it fits
         True
@@ -109,7 +109,7 @@ def winners(boards: npt.NDArray[np.int8], geometry: Geometry) -> npt.NDArray[np.
 class StateSpace:
     """Dense tables over the reachable positions of one geometry (N positions).
 
-    Example:
+    Examples:
         >>> from tttlab.game import Geometry, state_space
         >>> space = state_space(Geometry())
         >>> space.size, int(space.terminal.sum()), int(space.ids[0])
@@ -336,7 +336,7 @@ class TableLayout:
     the cell it becomes on the representative. Without, one row per position and the
     identity map.
 
-    Example:
+    Examples:
         >>> from tttlab.game import Geometry, state_space, table_layout
         >>> table_layout(state_space(Geometry()), symmetric=True).size   # 765 classes
         765
@@ -364,7 +364,7 @@ class TableLayout:
 def table_layout(space: StateSpace, symmetric: bool) -> TableLayout:
     """The table layout of a state space, with or without symmetry reduction.
 
-    Example:
+    Examples:
         >>> from tttlab.game import Geometry, state_space
         >>> table_layout(state_space(Geometry()), symmetric=False).size
         5478

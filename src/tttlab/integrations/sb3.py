@@ -33,7 +33,7 @@ class ExactJudge:
     point as ``{"steps": N, "X": {...}, "O": {...}}`` (``ttt eval --json``'s fields), with
     what ``extra()`` returns added (the games played so far, say).
 
-    Example:
+    Examples:
         Any object with SB3's ``predict`` signature is judged on every position:
 
         >>> import numpy as np
@@ -70,7 +70,7 @@ def exact_eval_callback(
     """A Stable-Baselines3 callback that judges the model exactly every ``every`` steps
     (and once at the end of training); ``callback.judge`` is its :class:`ExactJudge`.
 
-    Example:
+    Examples:
         ```python
         from sb3_contrib import MaskablePPO
         from tttlab.envs import TicTacToeEnv

@@ -58,7 +58,7 @@ class FunctionCheck:
 class CheckReport:
     """The grade of one file (or folder).
 
-    Example:
+    Examples:
         ```python
         import tttlab
 

@@ -50,7 +50,7 @@ class State:
         _step_count: stones on the board.
         _shape: (rows, cols), static.
 
-    Example:
+    Examples:
         >>> import jax
         >>> env = make("3x3k3")
         >>> init, step = jax.jit(env.init), jax.jit(env.step)
@@ -109,7 +109,7 @@ class Env:
     Attributes:
         geometry: the board.
 
-    Example:
+    Examples:
         A batch of games stepped at once, under ``jit`` and ``vmap`` as with pgx:
 
         >>> import jax, jax.numpy as jnp
@@ -223,7 +223,7 @@ class Env:
 def make(board: str | Geometry = "3x3k3") -> Env:
     """The environment for a board name (``"4x4k4"``, ``"3x4k3"``) or a Geometry.
 
-    Example:
+    Examples:
         >>> env = make("3x4k3")
         >>> env.num_actions, env.observation_shape
         (12, (3, 4, 2))
