@@ -34,6 +34,8 @@ from tttlab.neural.loop import (
     RandomOpening,
     Replay,
     check_fields,
+    mover_reward,
+    negamax_backward,
     uniform_legal,
 )
 from tttlab.neural.network import Network
@@ -124,14 +126,7 @@ def mover_results(reward: jax.Array, terminated: jax.Array) -> jax.Array:
     Backwards: z_t = r_t at the game's last move, else r_t − z_{t+1} (the next position
     belongs to the other player); plies after the end get 0.
     """
-
-    def back(later: jax.Array, step: tuple[jax.Array, ...]) -> tuple[jax.Array, jax.Array]:
-        r, done = step
-        z = r + jnp.where(done, 0.0, -later)
-        return z, z
-
-    _, value = jax.lax.scan(back, jnp.zeros(reward.shape[1:]), (reward, terminated), reverse=True)
-    return jnp.asarray(value)
+    return negamax_backward(reward, terminated)
 
 
 def augment(
@@ -193,7 +188,7 @@ class AlphaZeroTrainer(IterationTrainer):
         state = jax.vmap(self.env.step)(state, action)
         logits, value = jax.vmap(network)(state.observation)
         logits = jnp.where(state.legal_action_mask, logits, _MIN_LOGIT)
-        reward = jnp.take_along_axis(state.rewards, mover[:, None], axis=1)[:, 0]
+        reward = mover_reward(state, mover)
         value = jnp.where(state.terminated, 0.0, value)
         discount = jnp.where(state.terminated, 0.0, -1.0)
         return mctx.RecurrentFnOutput(
@@ -224,7 +219,7 @@ class AlphaZeroTrainer(IterationTrainer):
             action = jnp.where(opened, out.action, uniform_legal(k_random, state))
             after = jax.vmap(self.env.step)(state, action)
             mover = state.current_player
-            reward = jnp.take_along_axis(after.rewards, mover[:, None], axis=1)[:, 0]
+            reward = mover_reward(after, mover)
             record = (
                 state.observation.reshape(batch, self.cells, 2),
                 out.action_weights,

@@ -45,6 +45,7 @@ from tttlab.neural.loop import (
     IterationTrainer,
     Replay,
     check_fields,
+    mover_reward,
     uniform_legal,
 )
 from tttlab.neural.network import Network
@@ -266,7 +267,7 @@ class DQNTrainer(IterationTrainer):
             action = jnp.where(explore, uniform_legal(k_random, state), greedy)
             after = jax.vmap(self.env.step)(state, action)
             mover = state.current_player
-            reward = jnp.take_along_axis(after.rewards, mover[:, None], axis=1)[:, 0]
+            reward = mover_reward(after, mover)
             record = Batch(
                 obs=obs,
                 action=action.astype(jnp.int32),

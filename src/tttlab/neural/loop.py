@@ -26,6 +26,8 @@ __all__ = [
     "Replay",
     "check_fields",
     "header_fields",
+    "mover_reward",
+    "negamax_backward",
     "ring_write",
     "uniform_legal",
 ]
@@ -103,6 +105,26 @@ def uniform_legal(key: jax.Array, state: State) -> jax.Array:
     """A uniformly random legal move in each game of a batch."""
     noise = jax.random.uniform(key, state.legal_action_mask.shape)
     return jnp.argmax(jnp.where(state.legal_action_mask, noise, -1.0), axis=-1)
+
+
+def mover_reward(state: State, mover: jax.Array) -> jax.Array:
+    """The reward of ``mover`` (a player id per game) in each game of a batch."""
+    return jnp.take_along_axis(state.rewards, mover[:, None], axis=1)[:, 0]
+
+
+def negamax_backward(x: jax.Array, done: jax.Array, factor: float = 1.0) -> jax.Array:
+    """Backwards over plies (time first: ``[plies, games]``), each from its mover's side:
+    y_t = x_t − factor · y_{t+1}, the next ply being the opponent's, and y_t = x_t where
+    the game ended at ply t (``done``). AlphaZero's value targets are this over the rewards
+    (factor 1); PPO's advantages over the TD errors (factor γλ)."""
+
+    def back(later: jax.Array, step: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
+        value, end = step
+        y = value - factor * jnp.where(end, 0.0, later)
+        return y, y
+
+    _, y = jax.lax.scan(back, jnp.zeros_like(x[0]), (x, done), reverse=True)
+    return jnp.asarray(y)
 
 
 class Replay(eqx.Module):

@@ -42,6 +42,8 @@ from tttlab.neural.loop import (
     IterationTrainer,
     RandomOpening,
     check_fields,
+    mover_reward,
+    negamax_backward,
     uniform_legal,
 )
 from tttlab.neural.network import Network
@@ -154,17 +156,9 @@ def advantages(
 ) -> tuple[jax.Array, jax.Array]:
     """GAE over plies (time first: ``[plies, games]``), negamax: each ply's values are its
     mover's, and the next ply is the opponent's. Returns (advantages, returns)."""
-    plies = reward.shape[0]
     nxt = jnp.concatenate([value[1:], jnp.zeros_like(value[:1])], axis=0)
     delta = reward - gamma * jnp.where(done, 0.0, nxt) - value
-
-    def back(later: jax.Array, step: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
-        d, end = step
-        a = d - gamma * lam * jnp.where(end, 0.0, later)
-        return a, a
-
-    _, adv = jax.lax.scan(back, jnp.zeros_like(reward[0]), (delta, done), reverse=True)
-    del plies
+    adv = negamax_backward(delta, done, gamma * lam)
     return adv, adv + value
 
 
@@ -239,7 +233,7 @@ class PPOTrainer(IterationTrainer):
             logp = jnp.take_along_axis(logp_all, action[:, None], axis=1)[:, 0]
             after = jax.vmap(self.env.step)(state, action)
             mover = state.current_player
-            reward = jnp.take_along_axis(after.rewards, mover[:, None], axis=1)[:, 0]
+            reward = mover_reward(after, mover)
             live = ~state.terminated
             record = (
                 obs,
