@@ -2,16 +2,17 @@
 
 - The lessons (``notebooks/*.py``, jupytext percent format) become the Tutorials pages;
   mkdocs-jupyter executes them during the build, so a lesson that fails fails the build.
-- ``reference/http.md``: every route of the web API, from the OpenAPI schema that the
-  FastAPI application serves (``/openapi.json``), which is also written into the site.
-- ``changelog.md``: ``CHANGELOG.md`` at the root of the repository.
-
-The command-line reference is mkdocs-click's (``reference/cli.md``), and the Python
-reference mkdocstrings' (``reference/python.md``): both read the code itself.
+- ``changelog.md`` is ``CHANGELOG.md``, and ``openapi.json`` the web app's schema.
+- Markers in a page stand for what the code declares: ``<!-- openapi -->`` every route
+  of the web API; ``<!-- cli -->`` every command (mkdocs-click) and its examples;
+  ``<!-- api: MODULE -->`` a mkdocstrings entry for each name the module exports;
+  ``<!-- hyperparameters: LEARNER -->`` and ``<!-- defaults: LEARNERS -->`` tables from
+  :mod:`tttlab.hyperparameters`.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -40,6 +41,7 @@ def on_files(files: Files, config: Any) -> Files:
     return files
 
 
+@functools.cache  # one app per build: the HTTP page and openapi.json both read it
 def _schema() -> dict[str, Any]:
     from tttlab.web.app import create_app
 
@@ -207,19 +209,18 @@ _API = re.compile(r"<!-- api: ([a-z0-9_.]+) -->")
 
 def api_reference(module: str) -> str:
     """A mkdocstrings entry for every name a module exports (its ``__all__``), so a new
-    public name cannot be left out of the reference. ``tttlab``'s names live in
-    ``tttlab.api`` (the package loads them lazily) and ``tttlab.errors``."""
+    public name cannot be left out of the reference. ``tttlab``'s names are documented
+    where the package loads them from (its ``_LAZY`` table)."""
     import importlib
 
+    import tttlab
+
+    homes = tttlab._LAZY if module == "tttlab" else {}
     names = [name for name in importlib.import_module(module).__all__ if not name.startswith("_")]
-    entries = []
-    for name in names:
-        if module == "tttlab":
-            home = "tttlab.errors" if name.startswith("Tttlab") else "tttlab.api"
-        else:
-            home = module
-        entries.append(f"::: {home}.{name}\n    options:\n      heading_level: 4\n")
-    return "\n".join(entries)
+    return "\n".join(
+        f"::: {homes.get(name, module)}.{name}\n    options:\n      heading_level: 4\n"
+        for name in names
+    )
 
 
 def cli_reference() -> str:
