@@ -3,6 +3,7 @@ page of the site (docs/, in the site's order) run and succeed."""
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from pathlib import Path
@@ -45,6 +46,7 @@ def _blocks(language: str, text: str = TEXT) -> list[str]:
     return re.findall(rf"```{language}\n(.*?)```", text, flags=re.S)
 
 
+@functools.cache
 def _command_blocks() -> list[list[list[str]]]:
     """The ``ttt`` commands of each console block, in order (``ttt serve`` left out: it runs
     until stopped; tests/web starts and checks a real one)."""
@@ -76,20 +78,24 @@ def _reads(args: list[str]) -> set[str]:
     return files - _writes(args)
 
 
-def _with_prerequisites(index: int) -> list[list[str]]:
-    """Block ``index``'s commands, after the commands of earlier blocks that write the
-    files it reads (so each block runs alone, in a folder of its own)."""
-    blocks = _command_blocks()
-    earlier = [args for block in blocks[:index] for args in block]
+def _earlier(index: int) -> list[list[str]]:
+    """The commands of the blocks before block ``index``, in order."""
+    return [args for block in _command_blocks()[:index] for args in block]
+
+
+def _prerequisites(index: int) -> list[list[str]]:
+    """The commands of earlier blocks that write the files the commands of block ``index``
+    read (so each block runs alone, in a folder of its own)."""
+    block = _own(index)
     needed: list[list[str]] = []
-    wanted = set().union(*(_reads(args) for args in blocks[index]))
-    wanted -= set().union(*(_writes(args) for args in blocks[index]))
-    for args in reversed(earlier):
+    wanted = set().union(*(_reads(args) for args in block))
+    wanted -= set().union(*(_writes(args) for args in block))
+    for args in reversed(_earlier(index)):
         if _writes(args) & wanted:
             needed.insert(0, args)
             wanted = (wanted - _writes(args)) | _reads(args)
-    assert not wanted, f"the README reads {wanted} before writing them"
-    return needed + blocks[index]
+    assert not wanted, f"the docs read {wanted} before writing them"
+    return needed
 
 
 def test_readme_has_the_two_setup_commands_first() -> None:
@@ -139,22 +145,15 @@ def test_budgets_are_scaled_whole() -> None:
     assert _scaled(["train", "dqn", "--episodes", "204800"])[3] == "204800"
 
 
-def _runs(index: int) -> list[list[str]]:
+def _own(index: int) -> list[list[str]]:
     """Block ``index``'s commands that no earlier block has (the front page and Get started
-    repeat the guides' commands: each runs once), after their prerequisites."""
-    blocks = _command_blocks()
-    earlier = [args for block in blocks[:index] for args in block]
-    needed = _with_prerequisites(index)
-    own = [args for args in blocks[index] if args not in earlier]
-    return needed[: len(needed) - len(blocks[index])] + own
+    repeat the guides' commands: each runs once)."""
+    earlier = _earlier(index)
+    return [args for args in _command_blocks()[index] if args not in earlier]
 
 
 #: The blocks with a command of their own.
-_NEW = [
-    i
-    for i, block in enumerate(_command_blocks())
-    if any(args not in [a for b in _command_blocks()[:i] for a in b] for args in block)
-]
+_NEW = [i for i in range(len(_command_blocks())) if _own(i)]
 
 
 @pytest.mark.parametrize("index", _NEW)
@@ -162,7 +161,7 @@ def test_readme_commands_succeed(index: int, tmp_path: Path) -> None:
     """Every `ttt` line of a console block of the README, in order, in a scratch folder,
     after the earlier lines that write the files it reads, with long table budgets scaled
     down (:func:`_scaled`). `ttt play` is interactive: it quits at the first prompt."""
-    for args in _runs(index):
+    for args in _prerequisites(index) + _own(index):
         result = ttt(*_scaled(args), input="q\n", cwd=str(tmp_path), timeout=300)
         assert result.returncode == 0, (args, result.stderr)
         assert result.stdout, args
@@ -171,7 +170,7 @@ def test_readme_commands_succeed(index: int, tmp_path: Path) -> None:
 def test_the_readme_has_commands_in_many_blocks() -> None:
     blocks = _command_blocks()
     assert sum(len(block) for block in blocks) >= 10
-    extra = [len(_with_prerequisites(i)) - len(block) for i, block in enumerate(blocks)]
+    extra = [len(_prerequisites(i)) for i in range(len(blocks))]
     assert any(extra)  # e.g. `ttt eval td.npz` runs after the `ttt train` that writes it
 
 
