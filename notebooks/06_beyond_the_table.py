@@ -57,21 +57,23 @@ from tttlab.evaluation import mistakes
 from tttlab.game import Geometry, Player
 
 
-def first_mistake(agent):
-    """The most likely position where the agent gives the game away, on either seat."""
+def early_mistake(algorithm, games):
+    """Train ``algorithm`` for ``games`` self-play games, then show the most likely position
+    where it gives the game away, on either seat."""
+    agent = tttlab.train(algorithm, episodes=games, seed=0, progress=False)
     for seat in (Player.X, Player.O):
         found = mistakes(agent, Geometry(), seat, limit=1)
         if found:
-            return found[0]
-    return None
+            mistake = found[0]
+            print(
+                f"{algorithm} after {games:,} games: {mistake.to_move} to move plays "
+                f"{list(mistake.wrong)}; only {list(mistake.right)} keep the game value"
+            )
+            return agent, mistake
+    return agent, None
 
 
-early_dqn = tttlab.train("dqn", episodes=2048, seed=0, progress=False)
-slip = first_mistake(early_dqn)
-print(
-    f"DQN after 2,048 games: {slip.to_move} to move plays {list(slip.wrong)}; "
-    f"only {list(slip.right)} keep the game value"
-)
+early_dqn, slip = early_mistake("dqn", 2048)
 tttlab.position(slip.position)
 
 # %% [markdown]
@@ -89,12 +91,7 @@ early_evaluation
 # AlphaZero after 1,024 games still lets a won game slip:
 
 # %%
-early_az = tttlab.train("alphazero", episodes=1024, seed=0, progress=False)
-miss = first_mistake(early_az)
-print(
-    f"AlphaZero after 1,024 games: {miss.to_move} to move plays {list(miss.wrong)}; "
-    f"{list(miss.right)} keep the game value"
-)
+_, miss = early_mistake("alphazero", 1024)
 tttlab.position(miss.position)
 
 # %% [markdown]
