@@ -32,17 +32,32 @@ def _fields(table: str) -> set[str]:
     return names
 
 
-def _documented(page: str, marker: str) -> list[tuple[str, set[str]]]:
-    """Each ``<!-- marker: ARGS -->`` of a page and the fields of the first table after it."""
+def _tables(page: str, marker: str) -> list[tuple[str, list[set[str]]]]:
+    """Each ``<!-- marker: ARGS -->`` of a page and the fields of each table after it, up
+    to the next heading."""
     found = []
     lines = (DOCS / page).read_text().splitlines()
     for i, line in enumerate(lines):
         match = re.fullmatch(rf"<!-- {marker}: (.*) -->", line)
-        if match:
-            start = next(j for j in range(i, len(lines)) if lines[j].startswith("|"))
-            end = next((j for j in range(start, len(lines)) if not lines[j].startswith("|")), None)
-            found.append((match.group(1), _fields("\n".join(lines[start:end]))))
+        if not match:
+            continue
+        tables: list[set[str]] = []
+        j = i + 1
+        while j < len(lines) and not lines[j].startswith("#"):
+            if lines[j].startswith("|"):
+                end = next(
+                    (e for e in range(j, len(lines)) if not lines[e].startswith("|")), len(lines)
+                )
+                tables.append(_fields("\n".join(lines[j:end])))
+                j = end
+            j += 1
+        found.append((match.group(1), tables))
     return found
+
+
+def _documented(page: str, marker: str) -> list[tuple[str, set[str]]]:
+    """Each ``<!-- marker: ARGS -->`` of a page and the fields of the first table after it."""
+    return [(args, tables[0]) for args, tables in _tables(page, marker)]
 
 
 JSON_SECTIONS = _documented("reference/json.md", "json")
@@ -78,6 +93,9 @@ def test_json_reference_matches_the_output(
     assert result.exit_code in (0, 1), result.output
     output = json.loads(result.stdout.splitlines()[0])
     assert set(output) == fields
+    if argv[0] == "eval":  # and each seat's fields, in the second table
+        (seat_fields,) = {frozenset(seat) for seat in output.values()}
+        assert seat_fields == dict(_tables("reference/json.md", "json"))[args][1]
 
 
 def test_agent_file_header_matches_the_reference(tmp_path: Path) -> None:

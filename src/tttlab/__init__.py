@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time, loaded on 
     from tttlab.api import CheckReport as CheckReport
     from tttlab.api import Evaluation as Evaluation
     from tttlab.api import MDPResult as MDPResult
+    from tttlab.api import Proof as Proof
     from tttlab.api import SolveResult as SolveResult
     from tttlab.api import TrainedAgent as TrainedAgent
     from tttlab.api import TrainedNetwork as TrainedNetwork
@@ -59,6 +60,7 @@ _LAZY = {
     "ArenaResult": "tttlab.api",
     "Evaluation": "tttlab.api",
     "MDPResult": "tttlab.api",
+    "Proof": "tttlab.api",
     "SolveResult": "tttlab.api",
     "TrainedAgent": "tttlab.api",
     "TrainedNetwork": "tttlab.api",

@@ -25,6 +25,8 @@ __all__ = [
     "ENUMERATION_CANDIDATES",
     "EXACT_JUDGE_POSITIONS",
     "MDP_POSITIONS",
+    "PROOF_POSITIONS",
+    "PROOF_SHARES_POSITIONS",
     "ROUTINE_JUDGE_POSITIONS",
     "SEARCH_CELLS",
     "SERVER_PLAYS_CANDIDATES",
@@ -48,6 +50,15 @@ EXACT_JUDGE_POSITIONS = 12_000_000
 #: below 4×4). Beyond it, a curve point judges sampled games and the summary leaves the
 #: evaluation out (``ttt eval`` does it on request).
 ROUTINE_JUDGE_POSITIONS = 2_000_000
+
+#: ``ttt eval --prove`` walks every game the agent can play, keeping each ply's positions
+#: (about 40 bytes each, with one ply's moves at a time): up to this many positions in all,
+#: a few GiB. An agent that needs more has not been proved (nor beaten) within it.
+PROOF_POSITIONS = 100_000_000
+
+#: Once the proof has found a loss, the worst case is proved; it goes on (for the exact
+#: results against random) only up to this many positions, seconds of work.
+PROOF_SHARES_POSITIONS = 2_000_000
 
 #: The MDP holds one sparse matrix per cell over its states: up to this many positions.
 MDP_POSITIONS = 2_000_000

@@ -103,6 +103,27 @@ def test_eval_builtins_json() -> None:
     assert rand["X"]["vs_random"]["win"] == pytest.approx(737 / 1260)
 
 
+def test_eval_prove_shows_a_losing_line_that_ttt_play_replays() -> None:
+    """minimax:1 as O is beaten; the proof draws the line and gives the `ttt play` command
+    that replays it (the line's moves are checked there to be ones minimax:1 may play)."""
+    shown = ttt("eval", "minimax:1", "--prove", "--as", "O")
+    assert shown.returncode == 0, shown.stderr
+    assert "can be beaten in 5 plies" in shown.stdout
+    hint = next(line for line in shown.stdout.splitlines() if "Replay it:" in line)
+    replay = ttt(*hint.split("Replay it: ttt ", 1)[1].split(), input="n\n")
+    assert replay.returncode == 0, replay.stderr
+    assert "Result: you win (X)" in replay.stdout
+    refused = ttt("play", "--opponent", "perfect", "--moves", "1,2", input="q\n")
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == "ttt: error: --moves: perfect would not play 2 in X../.../..."
+    data = json.loads(ttt("eval", "minimax:1", "--prove", "--json").stdout)
+    assert data["X"]["proved"] is True
+    assert data["X"]["worst_case"] == 0
+    assert data["O"]["losing_line"] == [4, 0, 3, 2, 5]
+    assert data["O"]["losing_position"] == "O.O/XXX/..."
+    assert data["O"]["vs_random"]["loss"] == pytest.approx(16 / 945)
+
+
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
@@ -138,6 +159,8 @@ def test_eval_builtins_json() -> None:
             None,
         ),
         (["eval", "missing.npz"], "not a built-in"),
+        (["eval", "perfect", "--prove", "--sample", "5"], "choose one"),
+        (["eval", "mcts:10", "--prove"], "random rollouts"),
         (["arena", "perfect"], "at least two"),
         (["arena", "perfect", "random", "--games", "0"], "'--games'"),
     ],

@@ -13,7 +13,7 @@ from typing import assert_type
 import tttlab
 import tttlab.evaluation.exact  # subpackage imports in sight change nothing
 import tttlab.solvers.table
-from tttlab.api import Evaluation, SolveResult, TrainedAgent, TrainedNetwork
+from tttlab.api import Evaluation, Proof, SolveResult, TrainedAgent, TrainedNetwork
 
 
 def main(folder: Path) -> None:
@@ -30,6 +30,10 @@ def main(folder: Path) -> None:
     assert_type(evaluation, Evaluation)
     assert evaluation.X is not None
     print(evaluation.X.optimal_share, network.evaluation().unbeatable)
+    proof = tttlab.evaluate(agent, prove=True)
+    assert_type(proof, Proof)
+    assert proof.O is not None
+    print(proof.O.positions, proof.O.line, proof.unbeatable)
 
     path = agent.save(folder / "q.npz")
     again = tttlab.load(path)

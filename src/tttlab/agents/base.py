@@ -8,7 +8,7 @@ legal move is worth. Agents never print or read input; learning lives elsewhere.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -16,7 +16,7 @@ import numpy.typing as npt
 from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, Position, StateSpace
 
-__all__ = ["Agent", "check_playable", "policy_matrix", "sample", "uniform"]
+__all__ = ["Agent", "check_playable", "policy_matrix", "sample", "table_rows", "uniform"]
 
 
 @runtime_checkable
@@ -112,3 +112,16 @@ def policy_matrix(agent: Agent, space: StateSpace, side: Player) -> npt.NDArray[
         for move, p in agent.move_probabilities(space.position(int(i))).items():
             out[i, move] = p
     return out
+
+
+def table_rows(space: StateSpace, boards: npt.NDArray[Any]) -> npt.NDArray[np.intp]:
+    """The table row of each board (n × cells, 0/1/2), for agents that act from a table
+    and answer a batch of positions at once (``move_probability_rows``)."""
+    ids = np.asarray(boards, dtype=np.int64) @ space.geometry.weights.astype(np.int64)
+    rows = np.minimum(np.searchsorted(space.ids, ids), space.size - 1)
+    missing = space.ids[rows] != ids
+    if missing.any():
+        cells = tuple(int(c) for c in boards[int(np.flatnonzero(missing)[0])])
+        shown = Position(space.geometry, cells).to_string("/")
+        raise AgentError(f"{shown} is not reachable from the empty board")
+    return rows

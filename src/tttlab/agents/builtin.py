@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from tttlab.agents.base import check_playable, sample, uniform
+from tttlab.agents.base import check_playable, sample, table_rows, uniform
 from tttlab.game import Geometry, Player, Position
 from tttlab.solvers import AlphaBeta, SearchResult, Solution, solve_table
 
@@ -82,6 +83,15 @@ class PerfectAgent(_Checked):
         out = np.zeros((space.size, self.geometry.cells))
         out[rows] = best / best.sum(axis=1, keepdims=True)
         return out
+
+    def move_probability_rows(
+        self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]
+    ) -> npt.NDArray[np.float64]:
+        """Evaluation-mode move probabilities for a batch of open boards (n × cells) at
+        once, from the table of best moves."""
+        best = self.solution.best[table_rows(self.solution.space, boards)]
+        rows: npt.NDArray[np.float64] = best / best.sum(axis=1, keepdims=True)
+        return rows
 
     def move_values(self, position: Position) -> Mapping[int, float] | None:
         """+1 / 0 / −1 for the mover: the game value after each legal move."""

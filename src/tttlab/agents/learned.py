@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tttlab.agents.base import check_playable, sample, uniform
+from tttlab.agents.base import check_playable, sample, table_rows, uniform
 from tttlab.errors import AgentError
 from tttlab.game import (
     Geometry,
@@ -122,6 +122,22 @@ class LearnedAgent:
         ties = legal & (values == best)
         out = np.zeros((space.size, self.geometry.cells))
         out[rows] = ties / ties.sum(axis=1, keepdims=True)
+        return out
+
+    def move_probability_rows(
+        self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]
+    ) -> npt.NDArray[np.float64]:
+        """Evaluation-mode move probabilities for a batch of open boards (n × cells) and
+        their movers at once: the best moves, ties shared."""
+        rows = table_rows(self.space, boards)
+        out = np.zeros(np.shape(boards))
+        for side in (Player.X, Player.O):
+            mine = np.flatnonzero(np.asarray(movers) == int(side))
+            if mine.size:
+                self._check_seat(side)
+                values = self._values(rows[mine], side)
+                ties = np.isfinite(values) & (values == values.max(axis=1, keepdims=True))
+                out[mine] = ties / ties.sum(axis=1, keepdims=True)
         return out
 
     def move_probabilities(self, position: Position) -> Mapping[int, float]:

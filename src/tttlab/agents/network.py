@@ -291,17 +291,28 @@ class NetworkAgent:
         space: StateSpace = state_space(self.geometry)
         rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
         out = np.zeros((space.size, self.geometry.cells))
-        if self.simulations:
-            for i in rows:
-                for move, p in self.move_probabilities(space.position(int(i))).items():
-                    out[i, move] = p
-            return out
         mover = np.full(_CHUNK, int(side))
         for start in range(0, len(rows), _CHUNK):
             chunk = rows[start : start + _CHUNK]
-            best = self._decisions(space.boards[chunk], mover[: len(chunk)])
-            out[chunk] = best / best.sum(axis=1, keepdims=True)
+            out[chunk] = self.move_probability_rows(space.boards[chunk], mover[: len(chunk)])
         return out
+
+    def move_probability_rows(
+        self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]
+    ) -> npt.NDArray[np.float64]:
+        """Evaluation-mode move probabilities for a batch of open boards (n × cells, 0/1/2)
+        and their movers: one forward pass for the batch (raw network), or one search per
+        board (``simulations``)."""
+        if self.simulations:
+            out = np.zeros(boards.shape)
+            for i, cells in enumerate(boards):
+                position = Position(self.geometry, tuple(int(c) for c in cells))
+                for move, p in self.move_probabilities(position).items():
+                    out[i, move] = p
+            return out
+        found = np.asarray(self._decisions(boards, movers), dtype=np.float64)
+        rows: npt.NDArray[np.float64] = found / found.sum(axis=1, keepdims=True)
+        return rows
 
     # -- search at play time ------------------------------------------------------------
     def _prior(self, position: Position) -> tuple[npt.NDArray[np.float64], float]:

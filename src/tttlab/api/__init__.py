@@ -20,7 +20,7 @@ The modules: :mod:`~tttlab.api.calls` (the functions), :mod:`~tttlab.api.agents`
 
 from tttlab.api.agents import BuiltinAgent, LoadedAgent, TrainedAgent, TrainedNetwork, load
 from tttlab.api.calls import arena, check, evaluate, mdp, position, solve, train, uses_table
-from tttlab.api.results import ArenaResult, Curve, Evaluation, MDPResult, SolveResult
+from tttlab.api.results import ArenaResult, Curve, Evaluation, MDPResult, Proof, SolveResult
 from tttlab.errors import TttlabError, TttlabTypeError
 from tttlab.usercode.report import CheckReport
 
@@ -32,6 +32,7 @@ __all__ = [
     "Evaluation",
     "LoadedAgent",
     "MDPResult",
+    "Proof",
     "SolveResult",
     "TrainedAgent",
     "TrainedNetwork",

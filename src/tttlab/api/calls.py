@@ -14,9 +14,9 @@ from tttlab.agents.base import policy_matrix
 from tttlab.agents.network import NetworkAgent
 from tttlab.api.agents import TrainedAgent, TrainedNetwork, as_agent, load, trained
 from tttlab.api.checks import geometry_of, seat_of, whole
-from tttlab.api.results import ArenaResult, Curve, Evaluation, MDPResult, SolveResult
+from tttlab.api.results import ArenaResult, Curve, Evaluation, MDPResult, Proof, SolveResult
 from tttlab.errors import ConfigError, TttlabError, TttlabTypeError
-from tttlab.evaluation import evaluate_seats, round_robin
+from tttlab.evaluation import evaluate_seats, prove_worst_case, round_robin
 from tttlab.game import (
     DEFAULT,
     Geometry,
@@ -43,13 +43,36 @@ TableLearner = Literal["td", "q", "sarsa", "expected-sarsa", "double-q"]
 NetworkLearner = Literal["alphazero", "dqn", "ppo"]
 
 
+@overload
+def evaluate(
+    agent: Agent | str | Path | Any,
+    board: Geometry | str | None = ...,
+    seat: str | Player | None = ...,
+    *,
+    convention: str | None = ...,
+    prove: Literal[False] = ...,
+) -> Evaluation: ...
+
+
+@overload
+def evaluate(
+    agent: Agent | str | Path | Any,
+    board: Geometry | str | None = ...,
+    seat: str | Player | None = ...,
+    *,
+    convention: str | None = ...,
+    prove: Literal[True],
+) -> Proof: ...
+
+
 def evaluate(
     agent: Agent | str | Path | Any,
     board: Geometry | str | None = None,
     seat: str | Player | None = None,
     *,
     convention: str | None = None,
-) -> Evaluation:
+    prove: bool = False,
+) -> Evaluation | Proof:
     """Evaluate an agent exactly, over the whole game graph: ``ttt eval``.
 
     ``agent`` may also be anyone's policy: a function, a model with ``predict``, or
@@ -57,15 +80,25 @@ def evaluate(
     :mod:`tttlab.usercode.adapters`). A policy that is not deterministic is judged from
     sampled move probabilities, and the result says ``sampled``.
 
+    With ``prove=True`` (``ttt eval --prove``) no table is built: the worst case of each
+    seat is proved by walking every game the agent can play, on boards of any size (see
+    :mod:`tttlab.evaluation.worstcase`); the optimal share is ``None`` and a seat that
+    can be beaten carries its shortest losing line.
+
     Examples:
         >>> import tttlab
         >>> evaluation = tttlab.evaluate("perfect")
         >>> evaluation.X.worst_case, evaluation.O.optimal_share, evaluation.unbeatable
         (0, 1.0, True)
+        >>> proof = tttlab.evaluate("minimax:1", prove=True)
+        >>> proof.X.worst_case, proof.O.worst_case, proof.O.line
+        (0, -1, (4, 0, 3, 2, 5))
     """
     geometry = None if board is None else geometry_of(board)
     player, geometry = as_agent(agent, geometry, convention)
     seats = None if seat is None else (seat_of(seat),)
+    if prove:
+        return _proof(player, geometry, seats)
     check_enumerable(geometry)
     space = state_space(geometry)
     if space.size > EXACT_JUDGE_POSITIONS:
@@ -76,6 +109,16 @@ def evaluate(
     reports = evaluate_seats(player, geometry, seats)
     sampled = bool(getattr(player, "sampled", False))
     return Evaluation(geometry.name, player.name, reports.get("X"), reports.get("O"), sampled)
+
+
+def _proof(player: Agent, geometry: Geometry, seats: tuple[Player, ...] | None) -> Proof:
+    chosen = seats or tuple(getattr(player, "seats", (Player.X, Player.O)))
+    played = tuple(getattr(player, "seats", (Player.X, Player.O)))
+    for side in chosen:
+        if side not in played:
+            raise TttlabError(f"{player.name} does not play {side.name}")
+    reports = {side.name: prove_worst_case(player, geometry, side) for side in chosen}
+    return Proof(geometry.name, player.name, reports.get("X"), reports.get("O"))
 
 
 @overload

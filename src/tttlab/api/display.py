@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tttlab.api.agents import TrainedAgent, TrainedNetwork
-    from tttlab.api.results import ArenaResult, Evaluation
+    from tttlab.api.results import ArenaResult, Evaluation, Proof
 
 __all__ = [
     "agent_intro_html",
@@ -35,21 +35,25 @@ def _table(title: str, header: list[str], rows: list[list[Any]]) -> str:
     )
 
 
-def evaluation_html(evaluation: Evaluation) -> str:
+def evaluation_html(evaluation: Evaluation | Proof) -> str:
     rows = []
+    proved = False
     for seat, report in evaluation.to_dict().items():
         vs = report["vs_random"]
+        share = report["optimal_share"]
+        proved = proved or bool(report.get("proved"))
         rows.append(
             [
                 seat,
                 f"{report['worst_case']:+d}",
-                f"{report['optimal_share']:.4f}",
-                f"{vs['win']:.4f} / {vs['draw']:.4f} / {vs['loss']:.4f}",
+                "—" if share is None else f"{share:.4f}",
+                "—" if vs is None else f"{vs['win']:.4f} / {vs['draw']:.4f} / {vs['loss']:.4f}",
                 f"{report['decision_positions']:,}",
             ]
         )
+    how = "proved without a table" if proved else "exact evaluation"
     return _table(
-        f"{evaluation.agent} on {evaluation.board}: exact evaluation",
+        f"{evaluation.agent} on {evaluation.board}: {how}",
         ["seat", "worst case", "optimal share", "vs random W / D / L", "decisions"],
         rows,
     )

@@ -8,13 +8,13 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from tttlab.evaluation import Pairing, SeatReport, Standing
+from tttlab.evaluation import Pairing, ProofReport, SeatReport, Standing
 
 if TYPE_CHECKING:
     from tttlab.api.agents import TrainedAgent
     from tttlab.planning import MDP, MDPSolution
 
-__all__ = ["ArenaResult", "Curve", "Evaluation", "MDPResult", "SolveResult"]
+__all__ = ["ArenaResult", "Curve", "Evaluation", "MDPResult", "Proof", "SolveResult"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,38 @@ class Evaluation:
     @property
     def unbeatable(self) -> bool:
         """Worst case 0 or better on every seat evaluated."""
+        return all(r.worst_case >= 0 for r in (self.X, self.O) if r is not None)
+
+    def _repr_html_(self) -> str:
+        from tttlab.api.display import evaluation_html
+
+        return evaluation_html(self)
+
+
+@dataclass(frozen=True)
+class Proof:
+    """Each seat's worst case proved without a table, as ``ttt eval --prove --json`` prints
+    it (see ``ProofReport``); ``X`` or ``O`` is ``None`` for a seat not asked for.
+
+    Examples:
+        >>> import tttlab
+        >>> proof = tttlab.evaluate("minimax:1", prove=True)
+        >>> proof.X.worst_case, proof.O.line, proof.unbeatable
+        (0, (4, 0, 3, 2, 5), False)
+    """
+
+    board: str
+    agent: str
+    X: ProofReport | None
+    O: ProofReport | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Exactly the JSON of ``ttt eval --prove --json``."""
+        return {seat: r.as_json() for seat, r in (("X", self.X), ("O", self.O)) if r is not None}
+
+    @property
+    def unbeatable(self) -> bool:
+        """Proved: worst case 0 or better on every seat."""
         return all(r.worst_case >= 0 for r in (self.X, self.O) if r is not None)
 
     def _repr_html_(self) -> str:

@@ -67,6 +67,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "ttt eval q.npz --json",
         "ttt eval my_agent.py:policy --convention gym",
         "ttt eval az44.npz --board 4x4 --k 4",
+        "ttt eval az55.npz --prove --as X",
     ),
     "arena": (
         "ttt arena perfect random q.npz --games 100 --seed 0",

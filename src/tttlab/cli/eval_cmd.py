@@ -22,8 +22,11 @@ from tttlab.cli.common import (
     side_option,
 )
 from tttlab.cli.loading import load_agents
+from tttlab.errors import TttlabError
 from tttlab.evaluation.sampled import sampled_decisions
-from tttlab.game import Geometry, Player, StateSpaceTooLarge
+from tttlab.evaluation.worstcase import ProofReport
+from tttlab.game import Geometry, Player, Position, StateSpaceTooLarge
+from tttlab.render import board_text
 
 
 def _frac(x: float) -> str:
@@ -41,6 +44,13 @@ def _frac(x: float) -> str:
     "each with the exact proof search (for boards too big for the whole graph).",
 )
 @click.option("--seed", type=click.IntRange(min=0), default=0, help="Seed for --sample.")
+@click.option(
+    "--prove",
+    is_flag=True,
+    help="Prove the worst case without a table, on any board: walk every game the agent can "
+    "play (every reply of the opponent, each of the agent's tied moves), and show the "
+    "shortest losing line if there is one.",
+)
 @click.option(
     "--stochastic",
     is_flag=True,
@@ -60,8 +70,11 @@ def eval_command(
     as_json: bool,
     convention: str | None,
     stochastic: bool,
+    prove: bool,
 ) -> None:
     """Evaluate AGENT exactly: worst case, results against random, optimal share."""
+    if prove and sample is not None:
+        raise CommandError("--prove and --sample are two ways to judge: choose one")
     geometry, (player,) = load_agents([agent], board, k, convention=convention)
     if stochastic:
         if not isinstance(player, NetworkAgent):
@@ -74,6 +87,9 @@ def eval_command(
             raise CommandError(str(error)) from None
     if sample is not None:
         _sampled(player, geometry, side, sample, seed, as_json)
+        return
+    if prove:
+        _proved(player, agent, geometry, side, as_json)
         return
     try:
         with err.status(f"Evaluating {player.name} on {geometry.name}…"):
@@ -129,3 +145,51 @@ def _sampled(
             f"decisions ({r['games']:,} games); against random W {res['win']:.4f} "
             f"D {res['draw']:.4f} L {res['loss']:.4f}."
         )
+
+
+def _proved(
+    player: Agent, argument: str, geometry: Geometry, side: str | None, as_json: bool
+) -> None:
+    try:
+        with err.status(f"Proving the worst case of {player.name} on {geometry.name}…"):
+            evaluation = api.evaluate(player, geometry, side, prove=True)
+    except TttlabError as error:
+        raise CommandError(str(error)) from None
+    if as_json:
+        print_json(evaluation.to_dict())
+        return
+    out.print(
+        f"[bold]{player.name}[/bold] on {geometry.name} (proved without a table: every game "
+        "it can play, every reply of the opponent)"
+    )
+    for seat, report in (("X", evaluation.X), ("O", evaluation.O)):
+        if report is None:
+            continue
+        searched = f"{report.positions:,} positions in {report.seconds:.1f} s"
+        if report.line is None:
+            verdict = "unbeatable" if report.worst_case == 0 else "always wins"
+            out.print(f"As {seat}: {verdict}: proved over {searched}.")
+        else:
+            _losing_line(report, seat, argument, geometry, searched)
+        if report.win is not None and report.loss is not None:
+            out.print(
+                f"  Against random it wins {report.win:.4f} ({_frac(report.win)}), draws "
+                f"{report.draw:.4f}, loses {report.loss:.4f} ({_frac(report.loss)}) (exact)."
+            )
+
+
+def _losing_line(
+    report: ProofReport, seat: str, argument: str, geometry: Geometry, searched: str
+) -> None:
+    assert report.line is not None
+    movers = "XO"
+    moves = ", ".join(f"{movers[i % 2]} {m + 1}" for i, m in enumerate(report.line))
+    out.print(f"As {seat}: can be beaten in {len(report.line)} plies ({searched}): {moves}")
+    position = Position.initial(geometry)
+    for m in report.line:
+        position = position.apply(m)
+    out.print(board_text(position, numbers=False))
+    other = "O" if seat == "X" else "X"
+    line = ",".join(str(m + 1) for m in report.line)
+    board = f" --board {geometry.rows}x{geometry.cols} --k {geometry.k}"
+    out.print(f"  Replay it: ttt play --opponent {argument} --as {other}{board} --moves {line}")

@@ -9,13 +9,20 @@ import numpy as np
 
 from tttlab.agents import Agent
 from tttlab.agents.network import NetworkAgent
-from tttlab.cli.common import board_options, convention_option, out, seed_option, side_option
+from tttlab.cli.common import (
+    CommandError,
+    board_options,
+    convention_option,
+    out,
+    seed_option,
+    side_option,
+)
 from tttlab.cli.loading import load_agents
 from tttlab.errors import TttlabError
 from tttlab.game import Geometry, Player, Position
 from tttlab.render import board_text, values_text
 
-__all__ = ["MoveInputError", "parse_human_move", "play_command"]
+__all__ = ["MoveInputError", "parse_human_move", "parse_moves", "play_command"]
 
 # ASCII digits only: str.isdigit() and \d also accept characters such as '²' that int() refuses.
 _PAIR = re.compile(r"^\s*(-?[0-9]{1,6})\s*[, ]\s*(-?[0-9]{1,6})\s*$", re.ASCII)
@@ -74,12 +81,42 @@ def _human_turn(position: Position) -> int | None:
             out.print(f"[red]{error}[/red]")
 
 
+def parse_moves(text: str, agent: Agent, human: Player, geometry: Geometry) -> tuple[int, ...]:
+    """``--moves``: 1-based cells, X first, separated by commas or spaces → 0-based moves,
+    each legal, and each of the agent's one it may play (so the game is one it can play)."""
+    position = Position.initial(geometry)
+    moves = []
+    for typed in text.replace(",", " ").split():
+        if position.is_terminal:
+            raise MoveInputError(f"--moves goes on after the game is over: {typed}")
+        try:
+            move = parse_human_move(typed, position)
+        except MoveInputError as error:
+            raise MoveInputError(f"--moves: {error}") from None
+        if position.to_move != human and move not in agent.move_probabilities(position):
+            raise MoveInputError(
+                f"--moves: {agent.name} would not play {move + 1} in {position.to_string('/')}"
+            )
+        moves.append(move)
+        position = position.apply(move)
+    return tuple(moves)
+
+
 def _play_one(
-    agent: Agent, human: Player, geometry: Geometry, rng: np.random.Generator, show_values: bool
+    agent: Agent,
+    human: Player,
+    geometry: Geometry,
+    rng: np.random.Generator,
+    show_values: bool,
+    opening: tuple[int, ...] = (),
 ) -> bool:
-    """One game; False if the user quit."""
+    """One game, from the moves of ``opening``; False if the user quit."""
     position = Position.initial(geometry)
     out.print(f"\nYou are {human.name}; {agent.name} is {human.other.name}. X moves first.")
+    for given in opening:
+        row, col = geometry.row_col(given)
+        out.print(f"{position.to_move.name} plays {given + 1} (row {row + 1}, col {col + 1}).")
+        position = position.apply(given)
     while not position.is_terminal:
         if position.to_move == human:
             out.print(board_text(position))
@@ -130,6 +167,12 @@ def _play_one(
     help="Search depth for minimax (default: to the end on small boards).",
 )
 @click.option("--show-values", is_flag=True, help="Show the agent's value of each empty cell.")
+@click.option(
+    "--moves",
+    default=None,
+    help="Start the first game with these moves (1-based cells, X first, e.g. 5,1,4), each "
+    "of the agent's one it may play: replays a line `ttt eval --prove` found.",
+)
 @board_options
 @convention_option
 @seed_option
@@ -138,6 +181,7 @@ def play_command(
     side: str,
     depth: int | None,
     show_values: bool,
+    moves: str | None,
     board: Geometry,
     k: int | None,
     seed: int | None,
@@ -147,7 +191,12 @@ def play_command(
     geometry, (agent,) = load_agents([opponent], board, k, depth, convention=convention)
     human = Player.parse(side)
     rng = np.random.default_rng(seed)
-    while _play_one(agent, human, geometry, rng, show_values):
+    try:
+        opening = parse_moves(moves, agent, human, geometry) if moves else ()
+    except MoveInputError as error:
+        raise CommandError(str(error)) from None
+    while _play_one(agent, human, geometry, rng, show_values, opening):
+        opening = ()
         answer = _ask("Play again? [y/N]: ")
         if answer is None or answer.strip().lower() not in ("y", "yes"):
             break

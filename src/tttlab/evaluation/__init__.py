@@ -10,10 +10,18 @@ from tttlab.evaluation.exact import (
     mistakes,
 )
 from tttlab.evaluation.sampled import SampledReport, sampled_evaluation
+from tttlab.evaluation.worstcase import (
+    ProofReport,
+    ProofTooLarge,
+    prove_worst_case,
+    unprovable_reason,
+)
 
 __all__ = [
     "Mistake",
     "Pairing",
+    "ProofReport",
+    "ProofTooLarge",
     "SampledReport",
     "SeatReport",
     "Standing",
@@ -22,6 +30,8 @@ __all__ = [
     "mistake_report",
     "mistakes",
     "play_game",
+    "prove_worst_case",
     "round_robin",
     "sampled_evaluation",
+    "unprovable_reason",
 ]

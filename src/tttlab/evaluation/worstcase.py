@@ -1,0 +1,280 @@
+"""A proof of an agent's worst case on boards too big for a table (``ttt eval --prove``).
+
+The worst case of an agent on a seat is the result when the opponent answers best and the
+agent's ties are broken against it. Both choices work against the agent, so the worst case
+is the worst result of any game the agent can play: −1 if some game reachable with the
+agent's moves (any of its tied moves) and any opponent moves ends in a loss, else 0 if one
+ends in a draw, else +1. The proof walks exactly that part of the game graph, one ply at a
+time: the opponent's every reply, the agent's moves from its policy. Positions met twice in
+a ply are one (the transposition table), and the agent is asked about a whole ply at once,
+so a network runs one batched forward pass per ply rather than one per position.
+
+Every game the agent can play against a uniformly random opponent lies in the same part of
+the graph, so the same walk also gives the exact results against random. The optimal share
+needs every position's game value, which only the table has: it is left out (``None``).
+
+A loss is reported with the shortest line that leads to it (the walk goes ply by ply). The
+walk then goes on to the end, so that the results against random are exact, unless it has
+met ``after_loss`` positions: on a big board a loss proves the worst case at once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tttlab.agents import Agent
+from tttlab.errors import AgentError, TttlabError
+from tttlab.evaluation.exact import against_random
+from tttlab.game import Geometry, Player, Position
+from tttlab.limits import PROOF_POSITIONS, PROOF_SHARES_POSITIONS
+
+__all__ = ["ProofReport", "ProofTooLarge", "prove_worst_case", "unprovable_reason"]
+
+#: Parents expanded at once: bounds the memory of one step (children × cells bytes).
+_CHUNK = 1 << 16
+
+Rows = Callable[[npt.NDArray[np.int8], int], npt.NDArray[np.float64]]
+
+
+class ProofTooLarge(TttlabError):
+    """The walk reached its position limit before the end of the game graph."""
+
+
+@dataclass(frozen=True)
+class ProofReport:
+    """The proved worst case of one seat, and what the walk found on the way.
+
+    ``vs_random`` figures are exact when the walk finished (``complete``); a walk stopped at
+    its limit after finding a loss has proved the worst case only, and they are ``None``.
+    """
+
+    worst_case: int
+    positions: int  # distinct positions the walk met (every ply, finished games included)
+    decision_positions: int  # distinct positions where the agent chose a move
+    seconds: float
+    line: tuple[int, ...] | None  # the shortest losing line (0-based moves), if any
+    final: str | None  # the position it ends in, rows separated by '/'
+    complete: bool
+    win: float | None
+    draw: float | None
+    loss: float | None
+
+    @property
+    def unbeatable(self) -> bool:
+        return self.worst_case >= 0
+
+    def as_json(self) -> dict[str, Any]:
+        shares: dict[str, Any] = (
+            against_random(self.win, self.draw, self.loss)
+            if self.win is not None and self.draw is not None and self.loss is not None
+            else {"vs_random": None, "score_vs_random": None}
+        )
+        return {
+            "worst_case": self.worst_case,
+            **shares,
+            "optimal_share": None,
+            "decision_positions": self.decision_positions,
+            "proved": True,
+            "positions": self.positions,
+            "seconds": round(self.seconds, 3),
+            "losing_line": None if self.line is None else list(self.line),
+            "losing_position": self.final,
+        }
+
+
+def unprovable_reason(agent: Agent) -> str | None:
+    """Why ``agent``'s moves cannot be proved, or None when they can: a proof covers the
+    moves the agent says it may play, so its answer must be the whole truth about them."""
+    if getattr(agent, "sampled", False):
+        return (
+            f"{agent.name} is not deterministic: its moves were sampled, so no proof covers "
+            "every move it may play"
+        )
+    if type(agent).__name__ == "MCTSAgent":
+        return (
+            f"{agent.name} searches with random rollouts: the move it plays depends on the "
+            "draw, so no proof covers every move it may play"
+        )
+    return None
+
+
+def _agent_rows(agent: Agent, geometry: Geometry) -> Rows:
+    """The agent's move probabilities for a batch of boards: one call for the whole batch
+    when the agent offers it (``move_probability_rows``), else position by position."""
+    batch = getattr(agent, "move_probability_rows", None)
+    if callable(batch):
+
+        def batched(boards: npt.NDArray[np.int8], mover: int) -> npt.NDArray[np.float64]:
+            return np.asarray(batch(boards, np.full(len(boards), mover)), dtype=np.float64)
+
+        return batched
+
+    def one_by_one(boards: npt.NDArray[np.int8], mover: int) -> npt.NDArray[np.float64]:
+        out = np.zeros(boards.shape, dtype=np.float64)
+        for i, cells in enumerate(boards):
+            position = Position(geometry, tuple(int(c) for c in cells))
+            for move, p in agent.move_probabilities(position).items():
+                out[i, move] = p
+        return out
+
+    return one_by_one
+
+
+def _line_table(geometry: Geometry) -> npt.NDArray[np.intp]:
+    """For each cell, the lines through it (cells × lines × k), padded with a line of the
+    extra always-empty column ``cells``."""
+    through = geometry.lines_through
+    longest = max(len(lines) for lines in through)
+    table = np.full((geometry.cells, longest, geometry.k), geometry.cells, dtype=np.intp)
+    for cell, lines in enumerate(through):
+        for j, line in enumerate(lines):
+            table[cell, j] = line
+    return table
+
+
+def prove_worst_case(
+    agent: Agent,
+    geometry: Geometry,
+    side: Player,
+    limit: int = PROOF_POSITIONS,
+    after_loss: int = PROOF_SHARES_POSITIONS,
+    rows: Rows | None = None,
+) -> ProofReport:
+    """Prove ``agent``'s worst case on ``side`` by walking every game it can play.
+
+    Args:
+        agent: a deterministic agent (see :func:`unprovable_reason`); its tied moves are
+            all followed.
+        geometry: the board, of any size the rules allow.
+        side: the seat the agent plays.
+        limit: stop after this many positions with no loss found: :class:`ProofTooLarge`.
+        after_loss: once a loss is found, stop after this many positions: the worst case
+            is proved, and the results against random, which need the whole walk, are
+            ``None`` (``complete`` False).
+        rows: the agent's move probabilities for a batch of boards and a mover (by default
+            from the agent itself).
+
+    Examples:
+        >>> from tttlab.agents import make_agent
+        >>> from tttlab.game import Geometry, Player
+        >>> report = prove_worst_case(make_agent("perfect", Geometry()), Geometry(), Player.O)
+        >>> report.worst_case, report.positions, report.line
+        (0, 1914, None)
+    """
+    reason = unprovable_reason(agent)
+    if reason:
+        raise AgentError(reason)
+    ask = rows or _agent_rows(agent, geometry)
+    started = time.perf_counter()
+    cells = geometry.cells
+    weights = geometry.weights.astype(np.int64)
+    lines = _line_table(geometry)
+    mine = int(side)
+
+    ids = np.zeros(1, dtype=np.int64)
+    boards = np.zeros((1, cells + 1), dtype=np.int8)  # the last column is always empty
+    reach: npt.NDArray[np.float64] = np.ones(1)
+    history: list[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]] = []
+    positions, decisions = 1, 0
+    win = draw = loss = 0.0
+    drawn = False
+    first_loss: tuple[int, int, int] | None = None  # (ply, parent, move)
+
+    for ply in range(cells):
+        if ids.size == 0:
+            break
+        mover = int(Player.X) if ply % 2 == 0 else int(Player.O)
+        legal = boards[:, :cells] == 0
+        if mover == mine:
+            decisions += ids.size
+            probs = np.concatenate(
+                [ask(boards[s : s + _CHUNK, :cells], mover) for s in range(0, ids.size, _CHUNK)]
+            )
+            played = probs > 0
+            if (played & ~legal).any():
+                bad = int(np.flatnonzero((played & ~legal).any(axis=1))[0])
+                shown = Position(geometry, tuple(int(c) for c in boards[bad, :cells]))
+                raise AgentError(f"{agent.name} plays an occupied cell in {shown.to_string('/')}")
+            probs = probs / probs.sum(axis=1, keepdims=True)
+        else:
+            probs = legal / legal.sum(axis=1, keepdims=True)
+        parent, move = np.nonzero(probs > 0)
+        flow = reach[parent] * probs[parent, move]
+        child = ids[parent] + mover * weights[move]
+
+        # Did the move win? Only lines through the moved cell can have changed.
+        won = np.zeros(parent.size, dtype=np.bool_)
+        for s in range(0, parent.size, _CHUNK):
+            p, m = parent[s : s + _CHUNK], move[s : s + _CHUNK]
+            after = boards[p]
+            after[np.arange(p.size), m] = mover
+            stones = after[np.arange(p.size)[:, None, None], lines[m]]
+            won[s : s + _CHUNK] = (stones == mover).all(axis=2).any(axis=1)
+        full = ply + 1 == cells
+        ended = won | full
+        if won.any():
+            share = float(flow[won].sum())
+            if mover == mine:
+                win += share
+            else:
+                loss += share
+                if first_loss is None:
+                    at = int(np.flatnonzero(won)[0])
+                    first_loss = (ply, int(parent[at]), int(move[at]))
+        if full:
+            draws = ~won
+            draw += float(flow[draws].sum())
+            drawn = drawn or bool(draws.any())
+        positions += int(np.unique(child[ended]).size)
+
+        going = ~ended
+        child, parent, move, flow = child[going], parent[going], move[going], flow[going]
+        ids, first, inverse = np.unique(child, return_index=True, return_inverse=True)
+        positions += ids.size
+        reach = np.bincount(inverse.ravel(), weights=flow, minlength=ids.size).astype(np.float64)
+        history.append((parent[first], move[first]))
+        boards = boards[parent[first]]
+        boards[np.arange(ids.size), move[first]] = mover
+        if first_loss is not None and positions > after_loss and ids.size:
+            break
+        if positions > limit and ids.size:
+            raise ProofTooLarge(
+                f"the proof met more than {limit:,} positions without finding a loss "
+                "(ttt eval --sample judges sampled decisions instead)"
+            )
+
+    complete = ids.size == 0
+    line: tuple[int, ...] | None = None
+    final: str | None = None
+    if first_loss is not None:
+        ply, parent_index, last = first_loss
+        moves = [last]
+        index = parent_index
+        for back in range(ply - 1, -1, -1):
+            parents, moved = history[back]
+            moves.append(int(moved[index]))
+            index = int(parents[index])
+        line = tuple(reversed(moves))
+        position = Position.initial(geometry)
+        for cell in line:
+            position = position.apply(cell)
+        final = position.to_string("/")
+    worst = -1 if first_loss is not None else (0 if drawn else 1)
+    return ProofReport(
+        worst_case=worst,
+        positions=positions,
+        decision_positions=decisions,
+        seconds=time.perf_counter() - started,
+        line=line,
+        final=final,
+        complete=complete,
+        win=win if complete else None,
+        draw=draw if complete else None,
+        loss=loss if complete else None,
+    )

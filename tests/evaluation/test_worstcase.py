@@ -1,0 +1,199 @@
+"""The proof of an agent's worst case without a table, checked against the table's judging
+on every board that has one, for built-in, table and network agents."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pytest
+
+import tttlab
+from tttlab.agents import Agent, make_agent
+from tttlab.agents.learned import LearnedAgent
+from tttlab.agents.network import Architecture, NetworkAgent
+from tttlab.errors import AgentError
+from tttlab.evaluation import (
+    ProofTooLarge,
+    evaluate_seats,
+    prove_worst_case,
+    unprovable_reason,
+)
+from tttlab.game import Geometry, Player, Position, state_space, table_layout
+
+BOARDS = [Geometry(3, 3, 3), Geometry(3, 4, 3)]
+
+
+def _table_agent(geometry: Geometry, seed: int) -> LearnedAgent:
+    """A Q table of small integers: deterministic, with many ties to follow."""
+    rows = table_layout(state_space(geometry), symmetric=False).size
+    q = np.random.default_rng(seed).integers(-1, 2, size=(1, rows, geometry.cells))
+    return LearnedAgent("q", geometry, (Player.X, Player.O), {"Q": q.astype(np.float64)})
+
+
+def _network(geometry: Geometry, head: str, seed: int, simulations: int = 0) -> NetworkAgent:
+    """An untrained network: deterministic, and a different player for every seed."""
+    architecture = Architecture(geometry.cells, (16,), head)
+    rng = np.random.default_rng(seed)
+    params = {
+        name: rng.normal(size=shape).astype(np.float32)
+        for name, shape in architecture.shapes().items()
+    }
+    algorithm = "alphazero" if head == "policy-value" else "dqn"
+    agent = NetworkAgent(algorithm, geometry, architecture, params)
+    return agent.with_search(simulations) if simulations else agent
+
+
+def _agents(geometry: Geometry) -> list[Agent]:
+    builtin = ["perfect"]
+    if geometry.cells <= 9:  # minimax is judged position by position: seconds on 3×4
+        builtin += ["random", "minimax:1", "minimax:2"]
+    return [
+        *(make_agent(name, geometry) for name in builtin),
+        _table_agent(geometry, 0),
+        _network(geometry, "q", 1),
+        _network(geometry, "policy-value", 2),
+    ]
+
+
+@pytest.mark.parametrize("geometry", BOARDS, ids=lambda g: g.name)
+def test_the_proof_equals_the_table_on_every_seat(geometry: Geometry) -> None:
+    """Worst case, results against random and the decisions reached: the same figures from
+    the proof as from the whole table, seat by seat."""
+    for agent in _agents(geometry):
+        table = evaluate_seats(agent, geometry)
+        for side in (Player.X, Player.O):
+            proof = prove_worst_case(agent, geometry, side)
+            judged = table[side.name]
+            where = f"{agent.name} as {side.name} on {geometry.name}"
+            assert proof.worst_case == judged.worst_case, where
+            assert proof.decision_positions == judged.decision_positions, where
+            assert proof.complete, where
+            assert proof.win == pytest.approx(judged.win, abs=1e-12), where
+            assert proof.loss == pytest.approx(judged.loss, abs=1e-12), where
+            assert proof.draw == pytest.approx(judged.draw, abs=1e-12), where
+            assert (proof.line is None) == (judged.worst_case >= 0), where
+            if proof.line is not None:
+                _assert_losing_line(agent, geometry, side, proof.line)
+
+
+def test_a_network_with_search_at_play_time() -> None:
+    agent = _network(Geometry(), "policy-value", 3, simulations=4)
+    table = evaluate_seats(agent, Geometry())
+    for side in (Player.X, Player.O):
+        proof = prove_worst_case(agent, Geometry(), side)
+        assert proof.worst_case == table[side.name].worst_case
+        assert proof.loss == pytest.approx(table[side.name].loss, abs=1e-12)
+
+
+def _assert_losing_line(agent: Agent, geometry: Geometry, side: Player, line: tuple[int, ...]):
+    """The line is legal, each of the agent's moves is one it may play, and the opponent
+    wins with the last move."""
+    position = Position.initial(geometry)
+    for move in line:
+        assert not position.is_terminal
+        if position.to_move == side:
+            assert move in agent.move_probabilities(position)
+        position = position.apply(move)
+    assert position.winner == side.other
+
+
+def _first_loss_ply(agent: Agent, geometry: Geometry, side: Player) -> int | None:
+    """The fewest plies in which the agent can be beaten, by a plain depth-first search."""
+    best: list[int] = []
+
+    def walk(position: Position, ply: int) -> None:
+        if position.is_terminal:
+            if position.winner == side.other:
+                best.append(ply)
+            return
+        if best and ply >= min(best):
+            return
+        moves: Mapping[int, float] | tuple[int, ...] = (
+            agent.move_probabilities(position) if position.to_move == side else position.legal_moves
+        )
+        for move in moves:
+            walk(position.apply(move), ply + 1)
+
+    walk(Position.initial(geometry), 0)
+    return min(best) if best else None
+
+
+@pytest.mark.parametrize("name", ["minimax:1", "table"])
+def test_the_losing_line_is_a_shortest_one(name: str) -> None:
+    agent = _table_agent(Geometry(), 1) if name == "table" else make_agent(name, Geometry())
+    for side in (Player.X, Player.O):
+        proof = prove_worst_case(agent, Geometry(), side)
+        shortest = _first_loss_ply(agent, Geometry(), side)
+        assert (None if proof.line is None else len(proof.line)) == shortest
+
+
+def test_limits_and_refusals() -> None:
+    perfect = make_agent("perfect", Geometry())
+    with pytest.raises(ProofTooLarge, match="without finding a loss"):
+        prove_worst_case(perfect, Geometry(), Player.X, limit=50)
+    random = make_agent("random", Geometry())
+    stopped = prove_worst_case(random, Geometry(), Player.X, after_loss=50)
+    assert stopped.worst_case == -1
+    assert not stopped.complete
+    assert stopped.win is None
+    assert stopped.as_json()["vs_random"] is None
+    mcts = make_agent("mcts:10", Geometry())
+    reason = unprovable_reason(mcts)
+    assert reason is not None
+    assert "\n" not in reason
+    with pytest.raises(AgentError, match="random rollouts"):
+        prove_worst_case(mcts, Geometry(), Player.X)
+    assert unprovable_reason(perfect) is None
+
+
+def test_an_agent_that_plays_an_occupied_cell_is_refused() -> None:
+    class Cheat:
+        name = "cheat"
+
+        def move_probabilities(self, position: Position) -> dict[int, float]:
+            return {0: 1.0}
+
+        def select_move(self, position: Position, rng: np.random.Generator) -> int:
+            return 0
+
+        def move_values(self, position: Position) -> None:
+            return None
+
+    with pytest.raises(AgentError, match="occupied cell"):
+        prove_worst_case(Cheat(), Geometry(), Player.X)
+
+
+def test_the_api_and_a_board_past_the_tables() -> None:
+    """A network on 5×5 k=4 (no table exists): proved quickly when it can be beaten, with a
+    losing line that replays; the API carries the same report."""
+    geometry = Geometry(5, 5, 4)
+    agent = _network(geometry, "q", 4)
+    report = prove_worst_case(agent, geometry, Player.O, after_loss=0)
+    assert report.worst_case == -1
+    assert not report.complete
+    assert report.as_json()["proved"] is True
+    assert report.as_json()["vs_random"] is None
+    assert report.line is not None
+    _assert_losing_line(agent, geometry, Player.O, report.line)
+    evaluation = tttlab.evaluate("minimax:1", "3x3", "X", prove=True)
+    assert evaluation.O is None
+    assert evaluation.X is not None
+    proved, table = (
+        evaluation.X.as_json(),
+        evaluate_seats(make_agent("minimax:1", Geometry()), Geometry())["X"].as_json(),
+    )
+    assert set(proved) - set(table) == {
+        "proved",
+        "positions",
+        "seconds",
+        "losing_line",
+        "losing_position",
+    }
+    assert (proved["optimal_share"], proved["positions"], proved["losing_line"]) == (
+        None,
+        316,
+        None,
+    )
+    for field in ("worst_case", "decision_positions", "score_vs_random"):
+        assert proved[field] == pytest.approx(table[field], abs=1e-12)
