@@ -4,9 +4,9 @@ Both environments run the same jitted loop: ``lax.scan`` over steps of a vmapped
 uniformly random legal move per game, and finished games restarted in place. Two ways of
 drawing the move are measured, because they cost very differently on a CPU:
 
-- ``choice``: one uniform number per game picks among its legal moves (a cumulative sum);
-- ``categorical``: ``jax.random.categorical`` over masked logits, one Gumbel draw per cell,
-  as pgx's examples do.
+- ``categorical`` (the headline): ``jax.random.categorical`` over masked logits, one Gumbel
+  draw per cell, as pgx's examples do;
+- ``choice``: one uniform number per game picks among its legal moves (a cumulative sum).
 
 Throughput is steps (moves played, over the whole batch) and finished games per second,
 after one warm-up run that compiles. Usage::
@@ -87,7 +87,7 @@ def main() -> None:
     parser.add_argument(
         "--moves", type=float, default=3e7, help="moves per measurement (sets the steps)"
     )
-    parser.add_argument("--pickers", default="choice,categorical")
+    parser.add_argument("--pickers", default="categorical,choice")
     parser.add_argument("--no-pgx", action="store_true", help="skip pgx's tic_tac_toe")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

@@ -12,6 +12,7 @@ from tests.neural.conftest import assert_resume_equals_whole
 from tttlab.agents.network import forward
 from tttlab.game import Geometry, Player, Position
 from tttlab.neural.alphazero import AlphaZeroConfig, AlphaZeroTrainer, augment, mover_results
+from tttlab.neural.loop import Replay
 from tttlab.neural.network import from_params, init_network, to_params
 from tttlab.vector import State, make
 
@@ -147,3 +148,50 @@ def test_augmentation_moves_the_observation_and_the_policy_together() -> None:
         assert moved.winner == Player.X, (perm, cells)
         assert p.sum() == 1.0
     assert len(boards) == 8
+
+
+def test_fresh_games_start_after_an_opening_that_ends_nothing() -> None:
+    """Openings drawn all at once: every length from 0 to ``opening``, legal stone counts,
+    no finished game (a move that would win is where the opening stops), X and O in turn."""
+    trainer = AlphaZeroTrainer(AlphaZeroConfig(Geometry(4, 4, 4), episodes=64, opening=14))
+    state = jax.jit(trainer._fresh, static_argnums=1)(jax.random.PRNGKey(5), 4096)
+    boards = np.asarray(state.board)
+    x, o = (boards == 1).sum(axis=1), (boards == 2).sum(axis=1)
+    assert ((x == o) | (x == o + 1)).all()
+    assert set((x + o).tolist()) == set(range(15))
+    assert not np.asarray(state.terminated).any()
+    np.testing.assert_array_equal(np.asarray(state.current_player), (x + o) % 2)
+    np.testing.assert_array_equal(np.asarray(state.legal_action_mask), boards == 0)
+    geometry = Geometry(4, 4, 4)
+    for cells in boards[:512]:
+        assert Position(geometry, tuple(int(c) for c in cells)).winner is None
+
+
+def test_the_replay_keeps_only_what_it_is_told_to() -> None:
+    """Rows written with ``keep`` False are never picked, also when the ring wraps round."""
+    replay = Replay.empty(jnp.zeros(10, jnp.int32))
+    for start in (1, 101, 201):  # 4 rows per write, the odd ones kept: 2 per write
+        rows = jnp.arange(start, start + 4, dtype=jnp.int32)
+        replay = replay.write_kept(rows, rows % 2 == 1)
+    assert int(replay.cursor) == 6
+    assert int(replay.filled) == 6  # at most capacity − rows written at once
+    picked = set(np.asarray(replay.pick_recent(jax.random.PRNGKey(0), 200)).tolist())
+    assert picked == {1, 3, 101, 103, 201, 203}
+    replay = replay.write_kept(jnp.arange(301, 305, dtype=jnp.int32), jnp.array([0, 1, 0, 1]) == 1)
+    assert int(replay.cursor) == 8
+    picked = set(np.asarray(replay.pick_recent(jax.random.PRNGKey(1), 200)).tolist())
+    assert picked == {101, 103, 201, 203, 302, 304}
+
+
+def test_self_play_keeps_every_searched_move_of_a_finished_game() -> None:
+    """Each slot's first game always ends within the iteration; a kept move's target is the
+    result from its mover's side (±1 or 0), and only the games still going at the end are
+    left out."""
+    trainer = AlphaZeroTrainer(AlphaZeroConfig(Geometry(), episodes=64, batch=64))
+    obs, _, value, kept = jax.jit(trainer._selfplay)(trainer.carry.network, jax.random.PRNGKey(2))
+    kept, value = np.asarray(kept), np.asarray(value)
+    assert kept[0].all()
+    assert set(np.unique(value[kept]).tolist()) <= {-1.0, 0.0, 1.0}
+    assert not kept[-1].all()  # some games were restarted and are still going
+    stones = np.asarray(obs).sum(axis=(2, 3))
+    assert (stones[kept] < 9).all()  # never a full board: every kept position has a move

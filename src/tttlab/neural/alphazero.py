@@ -1,12 +1,14 @@
 """AlphaZero self-play on the batched environment, with search by ``mctx``.
 
-One *iteration* plays ``batch`` games at once from the empty board to the end, choosing
-every move by Gumbel MuZero's policy (``mctx.gumbel_muzero_policy``, which improves the
-policy with few simulations and needs no exploration noise), then writes every position
-with its search policy and the final result into a replay of recent positions, then takes
-``updates`` gradient steps (adam, via optax) on minibatches drawn from the replay, each
-position under a random symmetry of the board. The whole iteration is one jitted
-function, so it runs unchanged on a CPU or a GPU.
+One *iteration* lets ``batch`` game slots play one move per cell of the board each,
+choosing every move by Gumbel MuZero's policy (``mctx.gumbel_muzero_policy``, which improves
+the policy with few simulations and needs no exploration noise); a game that ends is replaced
+at once by a fresh one after its random opening, which is never searched. It then writes
+every searched position of the games that ended, with its search policy and the final
+result, into a replay of recent positions (real ones only), then takes ``updates`` gradient
+steps (adam, via optax) on minibatches drawn from the replay, each position under a random
+symmetry of the board. The whole iteration is one jitted function, so it runs unchanged on a
+CPU or a GPU.
 
 The loss is AlphaZero's: cross-entropy between the search policy and the network's
 (illegal moves masked), plus the squared error between the value head and the game's
@@ -36,7 +38,6 @@ from tttlab.neural.loop import (
     check_fields,
     mover_reward,
     negamax_backward,
-    uniform_legal,
 )
 from tttlab.neural.network import Network
 from tttlab.vector import State
@@ -53,15 +54,17 @@ class AlphaZeroConfig(RandomOpening, IterationBudget):
 
     Attributes:
         geometry: the board.
-        episodes: self-play games in all (rounded up to whole iterations).
+        episodes: self-play game slots in all (rounded up to whole iterations): each
+            plays one searched move per cell, a new game whenever its game ends.
         seed: the seed of every random choice.
-        batch: games played at once per iteration.
+        batch: game slots played at once per iteration.
         simulations: search simulations per move in self-play.
         hidden: widths of the network's hidden layers.
         learning_rate: adam's step size.
         updates: gradient steps per iteration.
         minibatch: positions per gradient step.
-        replay: iterations of positions the replay keeps.
+        replay: iterations' worth of rows (batch × cells each) the replay keeps, all of
+            them real positions.
         augment: train on a random symmetry of each position.
         opening: each game first plays a uniformly random number (0 to ``opening``) of
             uniformly random moves, which are not trained on; ``None`` means cells − 2.
@@ -141,10 +144,16 @@ def augment(
     )
 
 
+def _rows(which: jax.Array, a: jax.Array, b: jax.Array) -> jax.Array:
+    """``a`` in the games ``which`` marks, else ``b`` (over a batch's leading axis)."""
+    return jnp.where(which.reshape(which.shape + (1,) * (a.ndim - 1)), a, b)
+
+
 class _Carry(eqx.Module):
     """What one iteration reads and writes: the network, the optimiser, the replay of
-    (observation (cells, 2) bool, search policy (cells,), result, weight: 1 for a real
-    position, 0 for padding or an opening move)."""
+    (observation (cells, 2) bool, search policy (cells,), result, weight: 1 for every row
+    written, 0 only in the rows of the empty replay, which ``pick_recent`` reaches before
+    the first iteration's rows exist)."""
 
     network: Network
     opt_state: Any
@@ -159,6 +168,10 @@ class AlphaZeroTrainer(IterationTrainer):
 
     def __init__(self, config: AlphaZeroConfig) -> None:
         key, network = self._prepare(config, optax.adam(config.learning_rate))
+        # The replay holds ``replay`` iterations' worth of positions, all of them real
+        # (``Replay.write_kept``), and room for one more iteration's rows being written.
+        self.capacity = self.per_iteration * (config.replay + 1)
+        self.lines = jnp.asarray(np.array(config.geometry.lines, dtype=np.int32))
         n, cells = self.capacity, self.cells
         self.carry = _Carry(
             network=network,
@@ -195,19 +208,41 @@ class AlphaZeroTrainer(IterationTrainer):
             reward=reward, discount=discount, prior_logits=logits, value=value
         ), state
 
+    def _fresh(self, key: jax.Array, batch: int) -> State:
+        """New games, each after its random opening: a uniformly random number (0 to
+        ``opening``) of uniformly random moves, none of which ends the game (an opening
+        stops before a move that would). Never searched, never trained on.
+
+        All at once, without stepping: the moves are a random order of the cells, X
+        taking the even places in it and O the odd ones; a line is complete when its
+        last cell comes, if all its cells fell to one side, and the opening stops before
+        the first such move."""
+        k_order, k_length = jax.random.split(key)
+        u = jax.random.uniform(k_order, (batch, self.cells))
+        rank = (u[:, None, :] < u[:, :, None]).sum(axis=-1)  # when each cell is played
+        at = rank[:, self.lines]  # (batch, lines, k)
+        one_side = jnp.all(at % 2 == at[..., :1] % 2, axis=-1)
+        first_win = jnp.min(jnp.where(one_side, at.max(axis=-1), self.cells), axis=-1)
+        length = jax.random.randint(k_length, (batch,), 0, self.config.random_plies + 1)
+        length = jnp.minimum(length, jnp.minimum(first_win, self.cells - 1))
+        board = jnp.where(rank < length[:, None], 1 + rank % 2, 0)
+        return self.env.from_boards(board)
+
     def _selfplay(self, network: Network, key: jax.Array) -> tuple[jax.Array, ...]:
+        """``batch`` game slots play ``cells`` searched moves each; a game that ends is
+        replaced at once by a fresh one (after its random opening), so every search is of
+        a position that is trained on, except in the games still going at the end, which
+        have no result yet and are left out (``kept`` is False for them)."""
         batch = self.config.games_per_iteration
-        key, k_open = jax.random.split(key)
-        state = jax.vmap(self.env.init)(jax.random.split(key, batch))
-        opening = jax.random.randint(k_open, (batch,), 0, self.config.random_plies + 1)
+        key, k_fresh = jax.random.split(key)
 
         def move(state: State, key: jax.Array) -> tuple[State, tuple[jax.Array, ...]]:
-            key, k_random = jax.random.split(key)
+            k_search, k_fresh = jax.random.split(key)
             logits, value = jax.vmap(network)(state.observation)
             root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=state)
             out = mctx.gumbel_muzero_policy(
                 params=network,
-                rng_key=key,
+                rng_key=k_search,
                 root=root,
                 recurrent_fn=self._recurrent,
                 num_simulations=self.config.simulations,
@@ -215,25 +250,23 @@ class AlphaZeroTrainer(IterationTrainer):
                 qtransform=mctx.qtransform_completed_by_mix_value,
                 gumbel_scale=1.0,
             )
-            opened = state._step_count >= opening
-            action = jnp.where(opened, out.action, uniform_legal(k_random, state))
-            after = jax.vmap(self.env.step)(state, action)
-            mover = state.current_player
-            reward = mover_reward(after, mover)
+            after = jax.vmap(self.env.step)(state, out.action)
             record = (
                 state.observation.reshape(batch, self.cells, 2),
                 out.action_weights,
-                reward,
+                mover_reward(after, state.current_player),
                 after.terminated,
-                ~state.terminated & opened,
             )
-            return after, record
+            fresh = self._fresh(k_fresh, batch)
+            state = jax.tree_util.tree_map(lambda a, b: _rows(after.terminated, a, b), fresh, after)
+            return state, record
 
-        _, (obs, policy, reward, terminated, valid) = jax.lax.scan(
-            move, state, jax.random.split(key, self.cells)
+        _, (obs, policy, reward, terminated) = jax.lax.scan(
+            move, self._fresh(k_fresh, batch), jax.random.split(key, self.cells)
         )
-
-        return obs, policy, mover_results(reward, terminated), valid.astype(jnp.float32)
+        # A move is kept when its game ends within the iteration: some game end at or after it.
+        kept = jnp.flip(jnp.cumsum(jnp.flip(terminated, 0), axis=0), 0) > 0
+        return obs, policy, mover_results(reward, terminated), kept
 
     def _loss(
         self, network: Network, obs: jax.Array, policy: jax.Array, value: jax.Array, w: jax.Array
@@ -251,22 +284,22 @@ class AlphaZeroTrainer(IterationTrainer):
         del iteration
         cfg = self.config
         key, play_key, train_key = jax.random.split(carry.key, 3)
-        obs, policy, value, valid = self._selfplay(carry.network, play_key)
+        obs, policy, value, kept = self._selfplay(carry.network, play_key)
         n = self.per_iteration
         flat = (
             obs.reshape(n, self.cells, 2),
             policy.reshape(n, self.cells),
             value.reshape(n),
-            valid.reshape(n),
+            kept.reshape(n).astype(jnp.float32),
         )
-        replay = carry.replay.write(flat)
+        replay = carry.replay.write_kept(flat, kept.reshape(n))
 
         def update(
             state: tuple[Network, Any], key: jax.Array
         ) -> tuple[tuple[Network, Any], jax.Array]:
             network, opt_state = state
             k_pick, k_sym = jax.random.split(key)
-            o, p, v, w = replay.pick(k_pick, cfg.minibatch)
+            o, p, v, w = replay.pick_recent(k_pick, cfg.minibatch)
             if cfg.augment:
                 perm = self.perms[jax.random.randint(k_sym, (cfg.minibatch,), 0, len(self.perms))]
                 o, p = augment(o, p, perm)

@@ -156,6 +156,33 @@ class Replay(eqx.Module):
         rows = jax.random.randint(key, (count,), 0, self.filled)
         return jax.tree_util.tree_map(lambda a: a[rows], self.data)
 
+    def write_kept(self, fresh: Any, keep: jax.Array) -> Replay:
+        """This replay with only the rows of ``fresh`` that ``keep`` marks, as the newest
+        rows behind the cursor: every row is written (the kept ones first, wrapping round
+        the ring) and the cursor moves past the kept ones only, so the rows left over are
+        overwritten next time. Read with :meth:`pick_recent`, which never reaches them; the
+        capacity must exceed the rows written at once by the rows it should hold."""
+        leaves, treedef = jax.tree_util.tree_flatten(self.data)
+        new = jax.tree_util.tree_leaves(fresh)
+        rows, capacity = new[0].shape[0], leaves[0].shape[0]
+        order = jnp.argsort(~keep, stable=True)  # the kept rows first, in their order
+        kept = keep.sum().astype(jnp.int32)
+        slots = (self.cursor + jnp.arange(rows, dtype=jnp.int32)) % capacity
+        written = [a.at[slots].set(b[order]) for a, b in zip(leaves, new, strict=True)]
+        return Replay(
+            jax.tree_util.tree_unflatten(treedef, written),
+            (self.cursor + kept) % capacity,
+            jnp.minimum(self.filled + kept, capacity - rows),
+        )
+
+    def pick_recent(self, key: jax.Array, count: int) -> Any:
+        """``count`` rows drawn uniformly (with repeats) from the ``filled`` rows just
+        behind the cursor (what :meth:`write_kept` kept)."""
+        capacity = jax.tree_util.tree_leaves(self.data)[0].shape[0]
+        back = jax.random.randint(key, (count,), 1, jnp.maximum(self.filled, 1) + 1)
+        rows = (self.cursor - back) % capacity
+        return jax.tree_util.tree_map(lambda a: a[rows], self.data)
+
 
 class IterationTrainer:
     """Runs jitted iterations of ``config.games_per_iteration`` games each.
