@@ -26,6 +26,7 @@ from tttlab.agents.network import Architecture, NetworkAgent
 from tttlab.evaluation import evaluate_seats, prove_worst_case
 from tttlab.game import Geometry, Player, state_space, table_layout
 from tttlab.io import load_agent_file
+from tttlab.limits import PROOF_POSITIONS
 
 
 def _agents(geometry: Geometry, files: list[str]) -> list[Agent]:
@@ -53,12 +54,14 @@ def main() -> None:
         table = evaluate_seats(agent, geometry)
         table_seconds = time.perf_counter() - started
         for side in (Player.X, Player.O):
-            proof = prove_worst_case(agent, geometry, side)
+            # walked to the end even after a loss, so that every figure can be compared
+            proof = prove_worst_case(agent, geometry, side, after_loss=PROOF_POSITIONS)
             judged = table[side.name]
             same = (
                 proof.worst_case == judged.worst_case
                 and proof.decision_positions == judged.decision_positions
-                and (not proof.complete or abs((proof.loss or 0) - judged.loss) < 1e-12)
+                and proof.complete
+                and abs((proof.loss or 0) - judged.loss) < 1e-12
             )
             wrong += not same
             print(

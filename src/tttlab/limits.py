@@ -51,9 +51,10 @@ EXACT_JUDGE_POSITIONS = 12_000_000
 #: evaluation out (``ttt eval`` does it on request).
 ROUTINE_JUDGE_POSITIONS = 2_000_000
 
-#: ``ttt eval --prove`` walks every game the agent can play, keeping each ply's positions
-#: (about 40 bytes each, with one ply's moves at a time): up to this many positions in all,
-#: a few GiB. An agent that needs more has not been proved (nor beaten) within it.
+#: ``ttt eval --prove`` walks every game the agent can play, keeping 16 bytes per position
+#: for the losing line and the widest ply's moves (about 50 bytes each) at a time: 5×5 k=4
+#: took 430 MB at its peak for 2.6 million positions. Up to this many positions in all, a
+#: few GiB; an agent that needs more has not been proved (nor beaten) within it.
 PROOF_POSITIONS = 100_000_000
 
 #: Once the proof has found a loss, the worst case is proved; it goes on (for the exact

@@ -147,6 +147,14 @@ def _sampled(
         )
 
 
+def _share(x: float) -> str:
+    """A probability as a decimal and a fraction, or in scientific notation when it is too
+    small for both (a loss one game in a billion is not 0)."""
+    if 0 < x < 1e-4:
+        return f"{x:.2g}"
+    return f"{x:.4f} ({_frac(x)})"
+
+
 def _proved(
     player: Agent, argument: str, geometry: Geometry, side: str | None, as_json: bool
 ) -> None:
@@ -174,7 +182,7 @@ def _proved(
         if report.win is not None and report.loss is not None:
             out.print(
                 f"  Against random it wins {report.win:.4f} ({_frac(report.win)}), draws "
-                f"{report.draw:.4f}, loses {report.loss:.4f} ({_frac(report.loss)}) (exact)."
+                f"{report.draw:.4f}, loses {_share(report.loss)} (exact)."
             )
 
 
