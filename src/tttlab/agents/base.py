@@ -16,7 +16,15 @@ import numpy.typing as npt
 from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, Position, StateSpace
 
-__all__ = ["Agent", "check_playable", "policy_matrix", "sample", "table_rows", "uniform"]
+__all__ = [
+    "Agent",
+    "check_playable",
+    "policy_matrix",
+    "probability_rows",
+    "sample",
+    "table_rows",
+    "uniform",
+]
 
 
 @runtime_checkable
@@ -108,8 +116,21 @@ def policy_matrix(agent: Agent, space: StateSpace, side: Player) -> npt.NDArray[
         result: npt.NDArray[np.float64] = direct(side)
         return result
     out = np.zeros((space.size, space.geometry.cells))
-    for i in np.flatnonzero(~space.terminal & (space.to_move == int(side))):
-        for move, p in agent.move_probabilities(space.position(int(i))).items():
+    rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
+    out[rows] = probability_rows(agent, space.geometry, space.boards[rows])
+    return out
+
+
+def probability_rows(
+    agent: Agent, geometry: Geometry, boards: npt.NDArray[Any]
+) -> npt.NDArray[np.float64]:
+    """The agent's evaluation-mode move probabilities for a batch of open boards (n × cells,
+    0/1/2), asked position by position: for agents without a batched answer of their own
+    (``move_probability_rows``)."""
+    out = np.zeros(np.shape(boards))
+    for i, cells in enumerate(boards):
+        position = Position(geometry, tuple(int(c) for c in cells))
+        for move, p in agent.move_probabilities(position).items():
             out[i, move] = p
     return out
 

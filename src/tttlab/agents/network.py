@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tttlab.agents.base import check_playable, sample, uniform
+from tttlab.agents.base import check_playable, probability_rows, sample, uniform
 from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, Position, StateSpace
 
@@ -304,12 +304,7 @@ class NetworkAgent:
         and their movers: one forward pass for the batch (raw network), or one search per
         board (``simulations``)."""
         if self.simulations:
-            out = np.zeros(boards.shape)
-            for i, cells in enumerate(boards):
-                position = Position(self.geometry, tuple(int(c) for c in cells))
-                for move, p in self.move_probabilities(position).items():
-                    out[i, move] = p
-            return out
+            return probability_rows(self, self.geometry, boards)
         found = np.asarray(self._decisions(boards, movers), dtype=np.float64)
         rows: npt.NDArray[np.float64] = found / found.sum(axis=1, keepdims=True)
         return rows

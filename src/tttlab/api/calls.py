@@ -112,8 +112,8 @@ def evaluate(
 
 
 def _proof(player: Agent, geometry: Geometry, seats: tuple[Player, ...] | None) -> Proof:
-    chosen = seats or tuple(getattr(player, "seats", (Player.X, Player.O)))
     played = tuple(getattr(player, "seats", (Player.X, Player.O)))
+    chosen = seats or played
     for side in chosen:
         if side not in played:
             raise TttlabError(f"{player.name} does not play {side.name}")

@@ -190,13 +190,11 @@ def _losing_line(
     report: ProofReport, seat: str, argument: str, geometry: Geometry, searched: str
 ) -> None:
     assert report.line is not None
+    assert report.final is not None
     movers = "XO"
     moves = ", ".join(f"{movers[i % 2]} {m + 1}" for i, m in enumerate(report.line))
     out.print(f"As {seat}: can be beaten in {len(report.line)} plies ({searched}): {moves}")
-    position = Position.initial(geometry)
-    for m in report.line:
-        position = position.apply(m)
-    out.print(board_text(position, numbers=False))
+    out.print(board_text(Position.from_string(report.final, geometry), numbers=False))
     other = "O" if seat == "X" else "X"
     line = ",".join(str(m + 1) for m in report.line)
     board = f" --board {geometry.rows}x{geometry.cols} --k {geometry.k}"

@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tttlab.agents import Agent
+from tttlab.agents.base import probability_rows
 from tttlab.errors import AgentError, TttlabError
 from tttlab.evaluation.exact import against_random
 from tttlab.game import Geometry, Player, Position
@@ -116,12 +117,7 @@ def _agent_rows(agent: Agent, geometry: Geometry) -> Rows:
         return batched
 
     def one_by_one(boards: npt.NDArray[np.int8], mover: int) -> npt.NDArray[np.float64]:
-        out = np.zeros(boards.shape, dtype=np.float64)
-        for i, cells in enumerate(boards):
-            position = Position(geometry, tuple(int(c) for c in cells))
-            for move, p in agent.move_probabilities(position).items():
-                out[i, move] = p
-        return out
+        return probability_rows(agent, geometry, boards)
 
     return one_by_one
 
