@@ -11,7 +11,13 @@ import tttlab
 from tests.neural.conftest import assert_resume_equals_whole
 from tttlab.agents.network import forward
 from tttlab.game import Geometry, Player, Position
-from tttlab.neural.alphazero import AlphaZeroConfig, AlphaZeroTrainer, augment, mover_results
+from tttlab.neural.alphazero import (
+    AlphaZeroConfig,
+    AlphaZeroTrainer,
+    augment,
+    mover_results,
+    search_step,
+)
 from tttlab.neural.loop import Replay
 from tttlab.neural.network import from_params, init_network, to_params
 from tttlab.vector import State, make
@@ -107,13 +113,13 @@ def test_recurrent_fn_signs_by_hand() -> None:
     reward +1, discount 0 and no value; a quiet move at cell 8 gives reward 0, discount −1
     (the next position is the opponent's) and the network's value of it; occupied cells get
     the lowest logit."""
-    trainer = _trainer(0)
+    env = make("3x3k3")
     state = _positions([0, 3, 1, 4], games=2)
 
     def network(observation: jax.Array) -> tuple[jax.Array, jax.Array]:
         return jnp.zeros(9), jnp.float32(0.25)
 
-    out, after = jax.jit(lambda a, s: trainer._recurrent(network, None, a, s))(
+    out, after = jax.jit(lambda a, s: search_step(env, network, a, s))(
         jnp.array([2, 8], jnp.int32), state
     )
     np.testing.assert_array_equal(np.asarray(out.reward), [1.0, 0.0])

@@ -10,14 +10,14 @@ policy head (one logit per cell) and a value head (tanh, the mover's expected re
 AlphaZero; one head of action values (the mover's side) for DQN.
 
 In evaluation mode a network agent plays its raw output: the moves of highest probability
-(or value), ties kept. ``NetworkAgent.with_search(n)`` adds ``n`` simulations of
-network-guided tree search (PUCT, as AlphaZero plays) at each move.
+(or value), ties kept. ``NetworkAgent.with_search(n)`` adds ``n`` simulations of the
+search that trained it (Gumbel MuZero without noise, :mod:`tttlab.agents.gumbel`) at each
+move.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tttlab.agents.base import check_playable, probability_rows, sample, uniform
+from tttlab.agents.base import check_playable, sample, uniform
+from tttlab.agents.gumbel import gumbel_search
 from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, Position, StateSpace
 
@@ -40,6 +41,8 @@ PERSPECTIVES = ("mover", "x")
 #: Moves within this much of the best probability (or value) count as ties.
 TIE = 1e-6
 _CHUNK = 1 << 16
+#: Searches run at once: their trees (simulations × cells entries each) stay near this.
+_TREE_ENTRIES = 1 << 22
 
 Params = dict[str, npt.NDArray[np.float32]]
 
@@ -159,7 +162,7 @@ class NetworkAgent:
         geometry: the board.
         architecture: the network's shape.
         params: its parameters, float32 arrays by name (see ``Architecture.shapes``).
-        simulations: PUCT simulations per move at play time (0: the raw network).
+        simulations: simulations of search per move at play time (0: the raw network).
         meta: the agent file's header.
     """
 
@@ -170,7 +173,6 @@ class NetworkAgent:
     meta: dict[str, Any] = field(default_factory=dict)
     label: str = ""
     simulations: int = 0
-    exploration: float = 1.25
     #: Play the policy's own distribution over the legal moves (policy networks only:
     #: ``ttt eval --stochastic``), not its most probable moves.
     stochastic: bool = False
@@ -182,7 +184,6 @@ class NetworkAgent:
             raise AgentError(f"unknown network algorithm {self.algorithm!r}")
         if self.architecture.cells != self.geometry.cells:
             raise AgentError("the network does not fit this board")
-        self._cache: dict[int, tuple[npt.NDArray[np.float64], float]] = {}
 
     @property
     def name(self) -> str:
@@ -204,16 +205,7 @@ class NetworkAgent:
             raise AgentError("only a policy-and-value network (alphazero) can guide a search")
         if not 1 <= simulations <= 1_000_000:
             raise AgentError("simulations must be 1 to 1,000,000")
-        return NetworkAgent(
-            self.algorithm,
-            self.geometry,
-            self.architecture,
-            self.params,
-            self.meta,
-            self.label,
-            simulations,
-            self.exploration,
-        )
+        return dataclasses.replace(self, simulations=simulations, stochastic=False)
 
     # -- the network --------------------------------------------------------------------
     def outputs(
@@ -248,9 +240,8 @@ class NetworkAgent:
     def move_probabilities(self, position: Position) -> Mapping[int, float]:
         check_playable(self.geometry, position)
         if self.simulations:
-            counts = self._search(position)
-            top = counts.max()
-            return uniform([int(m) for m in np.flatnonzero(counts == top)])
+            rows = self._searched(np.array([position.cells]))
+            return {int(np.argmax(rows[0])): 1.0}
         best = self._decisions(np.array([position.cells]), np.array([int(position.to_move)]))
         if self.stochastic:
             return {int(m): float(best[0][m]) for m in position.legal_moves}
@@ -284,8 +275,7 @@ class NetworkAgent:
 
     def policy_matrix(self, side: Player) -> npt.NDArray[np.float64]:
         """Evaluation-mode move probabilities at every position where ``side`` moves, from
-        one batched forward pass over the table (raw network; with search, position by
-        position)."""
+        batched forward passes over the table (with search: batched searches)."""
         from tttlab.game import state_space  # the table is needed only here
 
         space: StateSpace = state_space(self.geometry)
@@ -301,56 +291,29 @@ class NetworkAgent:
         self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]
     ) -> npt.NDArray[np.float64]:
         """Evaluation-mode move probabilities for a batch of open boards (n × cells, 0/1/2)
-        and their movers: one forward pass for the batch (raw network), or one search per
-        board (``simulations``)."""
+        and their movers: one forward pass for the batch (raw network), or the searches of
+        the batch run together (``simulations``)."""
         if self.simulations:
-            return probability_rows(self, self.geometry, boards)
+            return self._searched(np.asarray(boards))
         found = np.asarray(self._decisions(boards, movers), dtype=np.float64)
         rows: npt.NDArray[np.float64] = found / found.sum(axis=1, keepdims=True)
         return rows
 
     # -- search at play time ------------------------------------------------------------
-    def _prior(self, position: Position) -> tuple[npt.NDArray[np.float64], float]:
-        found = self._cache.get(position.id)
-        if found is None:
-            logits, value = self.outputs(
-                np.array([position.cells]), np.array([int(position.to_move)])
-            )
-            assert value is not None
-            legal = np.array(position.cells) == 0
-            found = (_softmax(logits, legal[None])[0], float(value[0]))
-            if len(self._cache) > 200_000:
-                self._cache.clear()
-            self._cache[position.id] = found
-        return found
+    def _network(
+        self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        logits, value = self.outputs(boards, movers)
+        assert value is not None
+        return logits, value
 
-    def _search(self, root: Position) -> npt.NDArray[np.float64]:
-        """Visit counts at the root after ``simulations`` PUCT simulations (no noise, so the
-        result is a function of the position)."""
+    def _searched(self, boards: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
+        """One-hot rows of the move each board's search chooses (searches batched)."""
         cells = self.geometry.cells
-        visits: dict[int, npt.NDArray[np.float64]] = {}
-        totals: dict[int, npt.NDArray[np.float64]] = {}
-
-        def simulate(position: Position) -> float:
-            """The value of ``position`` for its mover, after one simulation through it."""
-            if position.is_terminal:
-                return float(position.utility * position.to_move.sign)
-            prior, value = self._prior(position)
-            key = position.id
-            if key not in visits:
-                visits[key] = np.zeros(cells)
-                totals[key] = np.zeros(cells)
-                return value
-            n, w = visits[key], totals[key]
-            q = np.where(n > 0, w / np.maximum(n, 1), 0.0)
-            u = self.exploration * prior * math.sqrt(n.sum() + 1) / (1 + n)
-            score = np.where(np.array(position.cells) == 0, q + u, -np.inf)
-            move = int(np.argmax(score))
-            result = -simulate(position.apply(move))
-            n[move] += 1
-            w[move] += result
-            return result
-
-        for _ in range(self.simulations + 1):  # the first one only expands the root
-            simulate(root)
-        return visits[root.id]
+        chunk = max(1, _TREE_ENTRIES // ((self.simulations + 1) * cells))
+        rows = np.zeros((len(boards), cells))
+        for start in range(0, len(boards), chunk):
+            part = boards[start : start + chunk]
+            found = gumbel_search(self._network, self.geometry, part, self.simulations)
+            rows[start + np.arange(len(part)), found.actions] = 1.0
+        return rows

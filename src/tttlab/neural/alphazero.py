@@ -17,6 +17,7 @@ result from the mover's side.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,9 +41,16 @@ from tttlab.neural.loop import (
     negamax_backward,
 )
 from tttlab.neural.network import Network
-from tttlab.vector import State
+from tttlab.vector import Env, State
 
-__all__ = ["AlphaZeroConfig", "AlphaZeroTrainer", "augment", "mover_results"]
+__all__ = [
+    "AlphaZeroConfig",
+    "AlphaZeroTrainer",
+    "augment",
+    "gumbel_policy",
+    "mover_results",
+    "search_step",
+]
 
 LEARNER = "alphazero"
 
@@ -144,6 +152,52 @@ def augment(
     )
 
 
+def search_step(
+    env: Env,
+    network: Callable[[jax.Array], tuple[jax.Array, jax.Array]],
+    action: jax.Array,
+    state: State,
+) -> tuple[mctx.RecurrentFnOutput, State]:
+    """One step of the search's model (mctx's ``recurrent_fn``): play ``action`` in each
+    state; the reward is the mover's, the value the network's for the next mover (0 once
+    the game is over), and the discount −1 between the two players (0 at the end)."""
+    mover = state.current_player
+    state = jax.vmap(env.step)(state, action)
+    logits, value = jax.vmap(network)(state.observation)
+    logits = jnp.where(state.legal_action_mask, logits, _MIN_LOGIT)
+    reward = mover_reward(state, mover)
+    value = jnp.where(state.terminated, 0.0, value)
+    discount = jnp.where(state.terminated, 0.0, -1.0)
+    return mctx.RecurrentFnOutput(
+        reward=reward, discount=discount, prior_logits=logits, value=value
+    ), state
+
+
+def gumbel_policy(
+    env: Env,
+    network: Callable[[jax.Array], tuple[jax.Array, jax.Array]],
+    state: State,
+    key: jax.Array,
+    simulations: int,
+    gumbel_scale: float = 1.0,
+) -> mctx.PolicyOutput[Any]:
+    """Gumbel MuZero's search (``mctx.gumbel_muzero_policy``) from a batch of states:
+    with ``gumbel_scale`` 1 as self-play searches, with 0 as ``az.npz:N`` plays (the numpy
+    search of :mod:`tttlab.agents.gumbel` is this one, checked move for move)."""
+    logits, value = jax.vmap(network)(state.observation)
+    root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=state)
+    return mctx.gumbel_muzero_policy(
+        params=network,
+        rng_key=key,
+        root=root,
+        recurrent_fn=lambda net, _key, action, s: search_step(env, net, action, s),
+        num_simulations=simulations,
+        invalid_actions=~state.legal_action_mask,
+        qtransform=mctx.qtransform_completed_by_mix_value,
+        gumbel_scale=gumbel_scale,
+    )
+
+
 def _rows(which: jax.Array, a: jax.Array, b: jax.Array) -> jax.Array:
     """``a`` in the games ``which`` marks, else ``b`` (over a batch's leading axis)."""
     return jnp.where(which.reshape(which.shape + (1,) * (a.ndim - 1)), a, b)
@@ -193,21 +247,6 @@ class AlphaZeroTrainer(IterationTrainer):
         return network
 
     # -- one iteration ------------------------------------------------------------------
-    def _recurrent(
-        self, network: Network, key: jax.Array, action: jax.Array, state: State
-    ) -> tuple[mctx.RecurrentFnOutput, State]:
-        del key
-        mover = state.current_player
-        state = jax.vmap(self.env.step)(state, action)
-        logits, value = jax.vmap(network)(state.observation)
-        logits = jnp.where(state.legal_action_mask, logits, _MIN_LOGIT)
-        reward = mover_reward(state, mover)
-        value = jnp.where(state.terminated, 0.0, value)
-        discount = jnp.where(state.terminated, 0.0, -1.0)
-        return mctx.RecurrentFnOutput(
-            reward=reward, discount=discount, prior_logits=logits, value=value
-        ), state
-
     def _fresh(self, key: jax.Array, batch: int) -> State:
         """New games, each after its random opening: a uniformly random number (0 to
         ``opening``) of uniformly random moves, none of which ends the game (an opening
@@ -238,18 +277,7 @@ class AlphaZeroTrainer(IterationTrainer):
 
         def move(state: State, key: jax.Array) -> tuple[State, tuple[jax.Array, ...]]:
             k_search, k_fresh = jax.random.split(key)
-            logits, value = jax.vmap(network)(state.observation)
-            root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=state)
-            out = mctx.gumbel_muzero_policy(
-                params=network,
-                rng_key=k_search,
-                root=root,
-                recurrent_fn=self._recurrent,
-                num_simulations=self.config.simulations,
-                invalid_actions=~state.legal_action_mask,
-                qtransform=mctx.qtransform_completed_by_mix_value,
-                gumbel_scale=1.0,
-            )
+            out = gumbel_policy(self.env, network, state, k_search, self.config.simulations)
             after = jax.vmap(self.env.step)(state, out.action)
             record = (
                 state.observation.reshape(batch, self.cells, 2),

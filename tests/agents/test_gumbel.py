@@ -1,0 +1,79 @@
+"""The play-time search of network agents (Gumbel MuZero without noise, in numpy): what it
+finds, hand-checked, and that each position's search is its own whatever the batch. That it
+is mctx's search, move for move, is checked in tests/neural/test_gumbel_search.py."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tttlab.agents.gumbel import considered_visits, gumbel_search
+from tttlab.agents.network import Architecture, NetworkAgent, encode
+from tttlab.game import Geometry, Position
+
+
+def _uniform_but(cell: int):  # type: ignore[no-untyped-def]
+    """A 'network' that prefers ``cell`` and values every position at 0."""
+
+    def net(boards: np.ndarray, movers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        logits = np.zeros((len(boards), boards.shape[1]), np.float32)
+        logits[:, cell] = 3.0
+        return logits, np.zeros(len(boards), np.float32)
+
+    return net
+
+
+def test_sequential_halving_by_hand() -> None:
+    """4 moves considered, 8 simulations: each of the 4 once, then the best 2 twice more."""
+    assert considered_visits(4, 8) == (0, 0, 0, 0, 1, 1, 2, 2)
+    assert considered_visits(1, 3) == (0, 1, 2)
+
+
+def test_the_search_finds_the_win_and_the_block_the_network_does_not_see() -> None:
+    geometry = Geometry()
+    win = Position.from_string("XX./OO./...")  # X to move: 2 wins at once
+    block = Position.from_string("XX./O../..O")  # O to move: only 2 stops X
+    boards = np.array([win.cells, block.cells], dtype=np.int8)
+    assert gumbel_search(_uniform_but(7), geometry, boards, 1).actions.tolist() == [7, 7]
+    assert gumbel_search(_uniform_but(7), geometry, boards, 16).actions.tolist() == [2, 2]
+
+
+def test_each_search_is_the_same_alone_or_in_a_batch() -> None:
+    """A position's move does not depend on the other positions searched with it."""
+    geometry = Geometry.parse("4x4k4")
+    rng = np.random.default_rng(0)
+    weights = rng.normal(size=(32, 16)).astype(np.float32)
+    value = rng.normal(size=32).astype(np.float32) / 8
+
+    def net(boards: np.ndarray, movers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        x = encode(boards, movers)
+        return x @ weights, np.tanh(x @ value)
+
+    boards = []
+    for _ in range(40):
+        position = Position.initial(geometry)
+        for _ in range(rng.integers(0, 12)):
+            after = position.apply(int(rng.choice(position.legal_moves)))
+            if after.is_terminal:
+                break
+            position = after
+        boards.append(position.cells)
+    batch = np.array(boards, dtype=np.int8)
+    together = gumbel_search(net, geometry, batch, 12)
+    for i in range(len(batch)):
+        alone = gumbel_search(net, geometry, batch[i : i + 1], 12)
+        assert alone.actions[0] == together.actions[i]
+        np.testing.assert_array_equal(alone.visits[0], together.visits[i])
+    assert together.visits.sum(axis=1).tolist() == [12] * len(batch)
+
+
+def test_a_network_agent_with_search_plays_one_move_per_position() -> None:
+    geometry = Geometry()
+    architecture = Architecture(9, (8,), "policy-value")
+    params = {k: np.zeros(s, np.float32) for k, s in architecture.shapes().items()}
+    raw = NetworkAgent("alphazero", geometry, architecture, params)  # no preference at all
+    agent = raw.with_search(8)
+    position = Position.from_string("XX./OO./...")
+    assert len(raw.move_probabilities(position)) == 5
+    assert agent.move_probabilities(position) == {2: 1.0}
+    rows = agent.move_probability_rows(np.array([position.cells]), np.array([1]))
+    assert rows.tolist() == [[0, 0, 1, 0, 0, 0, 0, 0, 0]]
