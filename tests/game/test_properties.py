@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -60,6 +61,23 @@ def test_winner_only_through_last_move(game: tuple[Geometry, list[Position]]) ->
         assert before.winner is None
         if after.winner is not None:
             assert after.winner is before.to_move
+
+
+@given(games())
+def test_completes_line_is_the_rules_winner(game: tuple[Geometry, list[Position]]) -> None:
+    """The batched check (every move of the game at once, with and without the always-empty
+    column) says a move won exactly where the rules say the game was won by it."""
+    geometry, played = game
+    pairs = list(itertools.pairwise(played))
+    if not pairs:
+        return
+    boards = np.array([y.cells for _, y in pairs], dtype=np.int8)
+    moves = np.argmax(boards != np.array([x.cells for x, _ in pairs]), axis=1)
+    pieces = np.array([int(x.to_move) for x, _ in pairs])
+    expected = [y.winner is not None for _, y in pairs]
+    assert geometry.completes_line(boards, moves, pieces).tolist() == expected
+    padded = np.concatenate([boards, np.zeros((len(boards), 1), np.int8)], axis=1)
+    assert geometry.completes_line(padded, moves, pieces).tolist() == expected
 
 
 @pytest.mark.parametrize("geometry", SMALL_GEOMETRIES, ids=str)

@@ -129,8 +129,6 @@ def gumbel_search(
     n, cells = roots.shape
     nodes = simulations + 1
     rows = np.arange(n)
-    lines = np.asarray(geometry.lines, dtype=np.int64).reshape(-1, geometry.k)
-    through = [lines[np.any(lines == c, axis=1)] for c in range(cells)]
     table = np.array([considered_visits(m, simulations) for m in range(considered + 1)])
 
     board = np.zeros((n, nodes, cells), np.int8)
@@ -196,12 +194,7 @@ def gumbel_search(
             who = mover[b, parent]
             after = board[b, parent].copy()
             after[np.arange(len(b)), action] = who
-            won = np.zeros(len(b), np.bool_)
-            for c in range(cells):
-                here = action == c
-                if here.any():
-                    stones = after[here][:, through[c]]  # (m, lines through c, k)
-                    won[here] = np.any(np.all(stones == who[here, None, None], axis=-1), axis=-1)
+            won = geometry.completes_line(after, action, who)
             done = won | np.all(after != 0, axis=-1)
             at = sim + 1
             board[b, at], mover[b, at], ended[b, at] = after, 3 - who, done

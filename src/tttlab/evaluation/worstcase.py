@@ -122,18 +122,6 @@ def _agent_rows(agent: Agent, geometry: Geometry) -> Rows:
     return one_by_one
 
 
-def _line_table(geometry: Geometry) -> npt.NDArray[np.intp]:
-    """For each cell, the lines through it (cells × lines × k), padded with a line of the
-    extra always-empty column ``cells``."""
-    through = geometry.lines_through
-    longest = max(len(lines) for lines in through)
-    table = np.full((geometry.cells, longest, geometry.k), geometry.cells, dtype=np.intp)
-    for cell, lines in enumerate(through):
-        for j, line in enumerate(lines):
-            table[cell, j] = line
-    return table
-
-
 def prove_worst_case(
     agent: Agent,
     geometry: Geometry,
@@ -170,7 +158,6 @@ def prove_worst_case(
     started = time.perf_counter()
     cells = geometry.cells
     weights = geometry.weights.astype(np.int64)
-    lines = _line_table(geometry)
     mine = int(side)
 
     ids = np.zeros(1, dtype=np.int64)
@@ -210,8 +197,7 @@ def prove_worst_case(
             p, m = parent[s : s + _CHUNK], move[s : s + _CHUNK]
             after = boards[p]
             after[np.arange(p.size), m] = mover
-            stones = after[np.arange(p.size)[:, None, None], lines[m]]
-            won[s : s + _CHUNK] = (stones == mover).all(axis=2).any(axis=1)
+            won[s : s + _CHUNK] = geometry.completes_line(after, m, mover)
         full = ply + 1 == cells
         ended = won | full
         if won.any():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -113,6 +114,29 @@ class Geometry:
         return _lines_through(self)
 
     @property
+    def line_table(self) -> npt.NDArray[np.intp]:
+        """For each cell, the lines through it (cells × most lines × k); shorter lists are
+        padded with lines of cell ``cells``, a column that is always empty (see
+        :meth:`completes_line`)."""
+        return _line_table(self)
+
+    def completes_line(
+        self, boards: npt.NDArray[Any], moves: npt.NDArray[Any], pieces: Any
+    ) -> npt.NDArray[np.bool_]:
+        """Whether the stone just placed at ``moves[i]`` in ``boards[i]`` completes a line of
+        ``pieces`` (1 X, 2 O: one per board, or one for all), reading only the lines through
+        that cell. ``boards`` are after the moves: n × cells, or n × (cells + 1) with the
+        last column empty (then nothing is copied)."""
+        boards = np.asarray(boards)
+        if boards.shape[1] == self.cells:
+            boards = np.concatenate([boards, np.zeros((len(boards), 1), boards.dtype)], axis=1)
+        stones = boards[np.arange(len(boards))[:, None, None], self.line_table[moves]]
+        found: npt.NDArray[np.bool_] = (
+            (stones == np.asarray(pieces).reshape(-1, 1, 1)).all(axis=2).any(axis=1)
+        )
+        return found
+
+    @property
     def symmetries(self) -> tuple[tuple[int, ...], ...]:
         """The board's symmetry group as permutations ``p``: ``new[i] = old[p[i]]``.
 
@@ -161,6 +185,17 @@ def _line_masks(g: Geometry) -> npt.NDArray[np.int64]:
 @cache
 def _lines_through(g: Geometry) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(tuple(line for line in g.lines if cell in line) for cell in range(g.cells))
+
+
+@cache
+def _line_table(g: Geometry) -> npt.NDArray[np.intp]:
+    through = g.lines_through
+    table = np.full((g.cells, max(map(len, through)), g.k), g.cells, dtype=np.intp)
+    for cell, lines in enumerate(through):
+        for j, line in enumerate(lines):
+            table[cell, j] = line
+    table.setflags(write=False)
+    return table
 
 
 @cache
