@@ -51,6 +51,22 @@ def games(draw: st.DrawFn, geometry: Geometry | None = None) -> tuple[Geometry, 
     return g, played
 
 
+def open_positions(geometry: Geometry, count: int, seed: int) -> np.ndarray:
+    """Boards (count × cells, int8) of unfinished positions from random games, of every
+    length up to cells − 2 moves."""
+    rng = np.random.default_rng(seed)
+    found: list[tuple[int, ...]] = []
+    while len(found) < count:
+        position = Position.initial(geometry)
+        for _ in range(rng.integers(0, geometry.cells - 1)):
+            after = position.apply(int(rng.choice(position.legal_moves)))
+            if after.is_terminal:
+                break
+            position = after
+        found.append(position.cells)
+    return np.array(found, dtype=np.int8)
+
+
 @pytest.fixture(scope="session")
 def space3() -> StateSpace:
     return state_space(Geometry(3, 3, 3))

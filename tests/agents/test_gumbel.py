@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.conftest import open_positions
 from tttlab.agents.gumbel import considered_visits, gumbel_search
 from tttlab.agents.network import Architecture, NetworkAgent, encode
 from tttlab.game import Geometry, Position
@@ -48,16 +49,7 @@ def test_each_search_is_the_same_alone_or_in_a_batch() -> None:
         x = encode(boards, movers)
         return x @ weights, np.tanh(x @ value)
 
-    boards = []
-    for _ in range(40):
-        position = Position.initial(geometry)
-        for _ in range(rng.integers(0, 12)):
-            after = position.apply(int(rng.choice(position.legal_moves)))
-            if after.is_terminal:
-                break
-            position = after
-        boards.append(position.cells)
-    batch = np.array(boards, dtype=np.int8)
+    batch = open_positions(geometry, 40, seed=0)
     together = gumbel_search(net, geometry, batch, 12)
     for i in range(len(batch)):
         alone = gumbel_search(net, geometry, batch[i : i + 1], 12)

@@ -12,26 +12,12 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from tests.conftest import open_positions
 from tttlab.agents.gumbel import considered_visits, gumbel_search
 from tttlab.agents.network import encode
-from tttlab.game import Geometry, Position
+from tttlab.game import Geometry
 from tttlab.neural.alphazero import gumbel_policy
 from tttlab.vector import make
-
-
-def _positions(geometry: Geometry, count: int, seed: int) -> np.ndarray:
-    """Open positions from random games, of every length."""
-    rng = np.random.default_rng(seed)
-    found: list[tuple[int, ...]] = []
-    while len(found) < count:
-        position = Position.initial(geometry)
-        for _ in range(rng.integers(0, geometry.cells - 1)):
-            after = position.apply(int(rng.choice(position.legal_moves)))
-            if after.is_terminal:
-                break
-            position = after
-        found.append(position.cells)
-    return np.array(found, dtype=np.int8)
 
 
 def _exact_network(
@@ -70,7 +56,7 @@ def test_the_numpy_search_is_mctxs_gumbel_search_without_noise(
     board: str, simulations: int
 ) -> None:
     geometry = Geometry.parse(board)
-    boards = _positions(geometry, 200, seed=simulations)
+    boards = open_positions(geometry, 200, seed=simulations)
     numpy_net, jax_net = _exact_network(geometry.cells, seed=len(board) + simulations)
     env = make(geometry)
     out = jax.jit(
