@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -84,6 +87,8 @@ def test_plain_and_alpha_beta_minimax_are_right_as_far_as_the_time_limit_goes(
     assert 958 < minimax.checked < 5478  # terminal boards, then the fullest boards first
     assert 0 < report.coverage < 1
     assert not report.ok
+    assert report.status == minimax.status == "incomplete"  # slow is not wrong
+    assert report.exit_code == 3
     assert report.problems == (
         "stopped at the time limit (1 s) in minimax on " + report.problems[0].rpartition(" on ")[2],
     )
@@ -233,6 +238,19 @@ def test_printing_is_reported_and_does_not_reach_the_output(tmp_path: Path) -> N
     assert report.notes == ("prints while being graded (4,520 times; the first: 'thinking...')",)
 
 
+def test_a_folder_with_several_candidates_is_refused_naming_them(tmp_path: Path) -> None:
+    variant(tmp_path, [], "alice.py")
+    variant(tmp_path, BUGS["player-inverted"][1], "bob.py")
+    report = check_cs50(tmp_path, only=("player",))
+    assert report.status == "error"
+    assert report.graded == ()
+    assert "2 files define minimax() (alice.py, bob.py)" in report.problems[0]
+    variant(tmp_path, BUGS["player-inverted"][1], "tictactoe.py")
+    report = check_cs50(tmp_path, only=("player",))
+    assert report.graded == ("tictactoe.py",)
+    assert report.status == "fail"
+
+
 def test_results_round_trip_the_json_schema() -> None:
     report = CheckReport(file="a.py", exercise="cs50", checks={}, coverage=1.0)
     data = report.as_json()
@@ -240,11 +258,14 @@ def test_results_round_trip_the_json_schema() -> None:
         "file",
         "exercise",
         "ok",
+        "status",
         "coverage",
         "minimax_seconds_empty_board",
         "checks",
         "problems",
         "notes",
+        "graded",
+        "isolation",
     ]
 
 
@@ -304,3 +325,21 @@ def test_usage_errors_are_one_line_and_exit_2(
     assert message in captured.err
     assert captured.err.count("\n") == 1
     assert captured.out == ""
+
+
+def test_without_bubblewrap_the_grade_says_so_or_is_refused(tmp_path: Path) -> None:
+    path = variant(tmp_path, [])
+    env = dict(os.environ, PATH=str(tmp_path), COLUMNS="100")  # no bwrap on the PATH
+    command = [sys.executable, "-m", "tttlab", "check", str(path), "--only", "player"]
+    done = subprocess.run([*command, "--json"], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    line = "not contained by a box: bubblewrap (bwrap) is not installed"
+    assert line in done.stderr
+    assert done.stderr.count("\n") == 1
+    assert line in json.loads(done.stdout)["isolation"]
+    refused = subprocess.run(
+        [*command, "--isolation", "required"], capture_output=True, text=True, env=env
+    )
+    assert refused.returncode == 2
+    assert "--isolation required refuses to grade" in refused.stderr
+    assert refused.stdout == ""

@@ -74,6 +74,16 @@ COURSE_BUGS = {
         [("for v in (0, env.x, env.o):", "for v in (0, env.x):")],
         "missing",
     ),
+    "values that are not numbers": (
+        "initialV_x",
+        [("    return initial_values(env, triples, env.x)", "    return np.full(3**9, np.nan)")],
+        "is nan, expected",
+    ),
+    "a state past the last board": (
+        "get_state_hash_and_winner",
+        [("    return results\n", "    return results + [(3**9, None, False)] * (i + j == 0)\n")],
+        "state 19683 is not a board's (0 to 19,682)",
+    ),
 }
 
 
@@ -85,6 +95,23 @@ def test_each_course_check_fails_on_its_bug(bug: str, tmp_path: Path) -> None:
     example = report.checks[check].example
     assert example is not None
     assert words in example.repro, example.repro
+
+
+def test_a_dead_line_after_an_early_return_is_no_problem_when_the_checks_pass(
+    tmp_path: Path,
+) -> None:
+    dead = course_folder(
+        tmp_path,
+        [
+            (
+                "    return self.ended\n        b =",
+                "    return self.ended\n            print()\n        b =",
+            )
+        ],
+    )
+    report = check_path(dead, only=("game_over",))
+    assert report.status == "pass", report.as_json()
+    assert report.problems == ()
 
 
 def test_the_course_listings_own_bugs_are_named_in_one_line(tmp_path: Path) -> None:

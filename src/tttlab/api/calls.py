@@ -415,10 +415,12 @@ def check(
     time_limit: float = 120.0,
     memory_mb: int = 1024,
     call_seconds: float = 5.0,
+    isolation: str = "auto",
 ) -> CheckReport:
     """Grade an exercise file or a student's folder on every reachable board: ``ttt
-    check``. The code runs in a child process with these limits; ``exercise`` ("cs50",
-    "course" or "board") forces the shape, ``only`` names the checks to run.
+    check``. The code runs in a box of its own with these limits (``isolation``: "auto",
+    "required" or "off", as ``--isolation``); ``exercise`` ("cs50", "course" or "board")
+    forces the shape, ``only`` names the checks to run.
 
     Examples:
         ```python
@@ -447,4 +449,5 @@ def check(
         memory_mb=memory_mb,
         call_seconds=float(call_seconds),
         only=tuple(only),
+        isolation=isolation,
     )

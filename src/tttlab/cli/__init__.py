@@ -36,7 +36,8 @@ def cli() -> None:
 EXAMPLES: dict[str, tuple[str, ...]] = {
     "check": (
         "ttt check tictactoe.py",
-        "ttt check submissions/ --csv grades.csv",
+        "ttt check submissions/*.py --csv grades.csv",
+        "ttt check submissions/*.py --isolation required --json",
         "ttt check tictactoe.py --only minimax --time-limit 30 --json",
     ),
     "play": (

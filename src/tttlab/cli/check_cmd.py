@@ -28,13 +28,21 @@ from tttlab.cli.common import (
     print_json,
     writable_target,
 )
-from tttlab.usercode.grading import EXERCISES, check_path
-from tttlab.usercode.report import TABLE_COLUMNS, CheckReport
+from tttlab.errors import TttlabError
+from tttlab.usercode import box
+from tttlab.usercode.grading import EXERCISES, ISOLATION, check_path
+from tttlab.usercode.report import TABLE_COLUMNS, VERDICTS, CheckReport, worst_exit_code
+
+_COLOUR = {"pass": "green", "fail": "red", "incomplete": "yellow", "error": "red"}
+
+
+def _verdict(status: str) -> str:
+    return f"[{_COLOUR[status]}]{VERDICTS[status]}[/]"
 
 
 def _show(report: CheckReport) -> None:
     passed = sum(c.ok for c in report.checks.values())
-    verdict = "[green]pass[/]" if report.ok else "[red]FAIL[/]"
+    verdict = _verdict(report.status)
     coverage = (
         "every board checked"
         if report.coverage == 1.0
@@ -46,11 +54,13 @@ def _show(report: CheckReport) -> None:
         f"{escape(report.file)}: {verdict}, {passed} of {len(report.checks)} checks pass "
         f"({coverage}{timing})"
     )
+    if Path(report.file).is_dir() and report.graded:
+        out.print(f"  graded: {escape(', '.join(report.graded))}")
     for problem in report.problems:
         out.print(f"  [red]problem:[/] {escape(problem)}")
     width = max((len(name) for name in report.checks), default=0)
     for name, check in report.checks.items():
-        mark = "[green]pass[/]" if check.ok else "[red]FAIL[/]"
+        mark = _verdict(check.status)
         more = ""
         if "invalid_checked" in check.extra:
             more = f" (+{check.extra['invalid_checked']:,} invalid actions)"
@@ -83,7 +93,7 @@ def _table(reports: Sequence[CheckReport]) -> None:
         row = report.row()
         table.add_row(
             escape(row["file"]),
-            "[green]pass[/]" if row["ok"] else "[red]FAIL[/]",
+            _verdict(row["status"]),
             f"{row['passed']}/{row['checks']}",
             row["failed"],
             f"{row['coverage']:.0%}",
@@ -142,6 +152,14 @@ def _csv_bytes(reports: Sequence[CheckReport]) -> bytes:
     multiple=True,
     help="Run only this check, e.g. minimax or result (repeat for more).",
 )
+@click.option(
+    "--isolation",
+    type=click.Choice(ISOLATION),
+    default="auto",
+    show_default=True,
+    help="auto: each file in a box where one can be made (bubblewrap), else graded with "
+    "what is left, said on stderr; required: refuse without a box; off: no box.",
+)
 @file_option("--csv", "csv_path", "Also write the summary table to this CSV file.")
 @json_option
 def check_command(
@@ -151,31 +169,48 @@ def check_command(
     memory_limit: int,
     exercise: str | None,
     only: tuple[str, ...],
+    isolation: str,
     csv_path: Path | None,
     as_json: bool,
 ) -> int:
     """Grade tic-tac-toe exercises on every reachable board: CS50 AI's tictactoe.py, the
     course's Environment, or the Q-learning text's Board class (detected).
 
-    Each PATH is a .py file or a folder of a student's files. Their code runs in a child
-    process with time and memory limits; nothing it does can hang this command.
+    Each PATH is a .py file or a folder of a student's files. Each runs in a box of its
+    own (a private copy of its files, no network, its own processes, limits on time,
+    memory, files and processes); what it reports is checked, never believed.
     """
     if csv_path is not None:
         writable_target(csv_path, "'--csv'")
     for path in paths:
         if not path.is_dir() and path.suffix != ".py":
             raise CommandError(f"{path} is not a Python file (.py) or a folder")
+    if isolation == "auto" and not box.isolation().boxed:
+        err.print(f"ttt check: {escape(box.isolation().describe)}", highlight=False)
     reports = []
     for i, path in enumerate(paths):
         with err.status(f"Checking {escape(str(path))} ({i + 1}/{len(paths)})…"):
-            report = check_path(
-                path,
-                exercise=exercise,
-                time_limit=time_limit,
-                memory_mb=memory_limit,
-                call_seconds=call_limit,
-                only=only,
-            )
+            try:
+                report = check_path(
+                    path,
+                    exercise=exercise,
+                    time_limit=time_limit,
+                    memory_mb=memory_limit,
+                    call_seconds=call_limit,
+                    only=only,
+                    isolation=isolation,
+                )
+            except TttlabError as error:
+                if len(paths) == 1 or isolation == "required":
+                    raise CommandError(str(error)) from None
+                report = CheckReport(
+                    file=str(path),
+                    exercise="",
+                    checks={},
+                    coverage=0.0,
+                    problems=(f"could not be graded: {error}",),
+                    status="error",
+                )
         reports.append(report)
         if as_json:
             print_json(report.as_json())
@@ -190,4 +225,4 @@ def check_command(
             f.write(data)
 
         write_atomically(csv_path, write)
-    return 0 if all(r.ok for r in reports) else 1
+    return worst_exit_code(reports)

@@ -16,7 +16,22 @@ import re
 from typing import Any, ClassVar
 
 from tttlab.usercode.cases import ExerciseTruth, exercise_truth
-from tttlab.usercode.exercises import Case, Exercise, failure, garbage, grid
+from tttlab.usercode.exercises import (
+    GARBAGE,
+    SYMBOL,
+    Case,
+    Exercise,
+    Form,
+    either,
+    failure,
+    garbage,
+    grid,
+    kind,
+    listing,
+    one_of,
+    row,
+)
+from tttlab.usercode.report import CheckReport
 
 __all__ = ["BoardExercise", "CourseExercise"]
 
@@ -63,6 +78,17 @@ class CourseExercise(Exercise):
         "initialV_x": ("Environment", "initialV_x"),
         "initialV_o": ("Environment", "initialV_o|initialV_0"),
     }
+    forms: ClassVar[dict[str, Form]] = {
+        "get_state": kind(int),
+        "game_over": row(
+            either(kind(bool), GARBAGE), either(SYMBOL, GARBAGE), either(kind(bool), GARBAGE)
+        ),
+        "winner": SYMBOL,
+        "reward": kind(int),
+        "get_state_hash_and_winner": listing(row(kind(int), SYMBOL, kind(bool))),
+        "initialV_x": listing(kind(int, float)),
+        "initialV_o": listing(kind(int, float)),
+    }
 
     def cases(self, truth: ExerciseTruth) -> dict[str, list[Case]]:
         reachable = [Case(truth.boards[i], i) for i in range(truth.size)]
@@ -98,6 +124,8 @@ class CourseExercise(Exercise):
         if function == "get_state_hash_and_winner":
             seen: dict[int, list[Any]] = {}
             for state, winner, ended in value:
+                if type(state) is not int or not 0 <= state < ALL_BOARDS:
+                    return f"state {str(state)[:20]} is not a board's (0 to {ALL_BOARDS - 1:,})"
                 if state in seen:
                     return f"state {state} ({grid(_text(state))}) listed twice"
                 seen[state] = [winner, ended]
@@ -116,7 +144,7 @@ class CourseExercise(Exercise):
             return None
         for triple, v in zip(case.arg, value, strict=True):
             wanted = self._value_wanted(function, triple)
-            if abs(v - wanted) > 1e-9:
+            if not abs(v - wanted) <= 1e-9:  # NaN is never close
                 return f"V[{triple[0]}] ({grid(_text(triple[0]))}) is {v:g}, expected {wanted:g}"
         return None
 
@@ -184,8 +212,10 @@ class CourseExercise(Exercise):
             return f"{call}: expected {expected}; got {got}"
         return f"with env.board = {grid(case.board)}: {call} should give {expected}, got {got}"
 
-    def hints(self, sources: dict[str, str]) -> list[str]:
+    def hints(self, sources: dict[str, str], report: CheckReport) -> list[str]:
         found = []
+        game_over = report.checks.get("game_over")
+        explains = game_over is not None and game_over.wrong > 0
         for name, text in sources.items():
             typo = re.search(r"def game_over\(self,\s*force_recalculate\s*==", text)
             if typo:
@@ -199,7 +229,7 @@ class CourseExercise(Exercise):
                 tree = ast.parse(text)
             except SyntaxError:
                 continue
-            for node in ast.walk(tree):
+            for node in ast.walk(tree) if explains else ():
                 if isinstance(node, ast.FunctionDef) and node.name == "game_over":
                     for branch in node.body:
                         if isinstance(branch, ast.If) and _returns_then_more(branch.body):
@@ -225,6 +255,13 @@ class BoardExercise(Exercise):
     functions = ("Board", "play")
     names = ("Board",)
     needs: ClassVar[dict[str, tuple[str, ...]]] = {"Board": ("Board",), "play": ("Board",)}
+    _after_form = row(
+        kind(str),
+        listing(kind(int)),
+        either(one_of(None, "0", "1", "2"), GARBAGE),
+        either(kind(int), GARBAGE),
+    )
+    forms: ClassVar[dict[str, Form]] = {"Board": _after_form, "play": _after_form}
 
     def cases(self, truth: ExerciseTruth) -> dict[str, list[Case]]:
         return {

@@ -8,10 +8,12 @@ and solver (:mod:`tttlab.usercode.cases`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from tttlab.usercode.cases import OUT_OF_RANGE, ExerciseTruth
+from tttlab.usercode.report import CheckReport
 
 __all__ = ["CS50", "Case", "Exercise", "Plan", "grid", "literal"]
 
@@ -61,6 +63,41 @@ def failure(outcome: list[Any]) -> str | None:
     return None
 
 
+Form = Callable[[Any], bool]
+
+
+def kind(*types: type) -> Form:
+    """A value of exactly one of ``types`` (JSON's: bool is not an int here)."""
+    return lambda value: type(value) in types
+
+
+def one_of(*choices: Any) -> Form:
+    return lambda value: any(type(value) is type(c) and value == c for c in choices)
+
+
+def listing(form: Form) -> Form:
+    return lambda value: type(value) is list and all(form(v) for v in value)
+
+
+def row(*forms: Form) -> Form:
+    return lambda value: (
+        type(value) is list
+        and len(value) == len(forms)
+        and all(f(v) for f, v in zip(forms, value, strict=True))
+    )
+
+
+def either(*forms: Form) -> Form:
+    return lambda value: any(f(value) for f in forms)
+
+
+#: A value that came back but is no answer at all: ``["g", its repr]``.
+GARBAGE = row(one_of("g"), kind(str))
+SYMBOL = one_of("X", "O", ".")
+CELL: Form = lambda value: type(value) is int and 0 <= value < 9  # noqa: E731
+BOARD: Form = lambda value: type(value) is str and len(value) == 9 and set(value) <= set("XO.")  # noqa: E731
+
+
 def garbage(value: Any) -> str | None:
     if isinstance(value, list) and value[:1] == ["g"]:
         return str(value[1])
@@ -94,6 +131,14 @@ class Exercise:
         """What the child gets for a case."""
         return case.board if case.arg is None else [case.board, case.arg]
 
+    #: The form of each check's value as an honest runner writes it (besides garbage).
+    forms: ClassVar[dict[str, Form]]
+
+    def well_formed(self, function: str, value: Any) -> bool:
+        """Whether ``value`` has the form the runner writes for ``function``: anything
+        else was written by someone else, and is never graded."""
+        return bool(self.forms[function](value) or GARBAGE(value))
+
     def right(self, function: str, case: Case, outcome: list[Any], truth: ExerciseTruth) -> bool:
         raise NotImplementedError
 
@@ -114,8 +159,9 @@ class Exercise:
         """Whether a case counts in ``checked`` (invalid actions are counted apart)."""
         return not case.invalid
 
-    def hints(self, sources: dict[str, str]) -> list[str]:
-        """One line for each known mistake found in the source (the seeds' own bugs)."""
+    def hints(self, sources: dict[str, str], report: CheckReport) -> list[str]:
+        """One line for each known mistake found in the source (the seeds' own bugs) that
+        explains a failure in ``report``."""
         return []
 
 
@@ -146,6 +192,16 @@ class CS50(Exercise):
     unlimited = ("minimax",)
     timed = ("minimax",)
     load = "import"
+    forms: ClassVar[dict[str, Form]] = {
+        "initial_state": BOARD,
+        "winner": SYMBOL,
+        "terminal": kind(bool),
+        "utility": one_of(-1, 0, 1),
+        "player": SYMBOL,
+        "actions": listing(CELL),
+        "result": BOARD,
+        "minimax": either(one_of(None), CELL),
+    }
 
     def cases(self, truth: ExerciseTruth) -> dict[str, list[Case]]:
         def case(i: int, arg: Any = None, invalid: bool = False) -> Case:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 import signal
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -22,13 +23,14 @@ from typing import Any
 from tttlab.errors import TttlabError
 from tttlab.game import Position
 from tttlab.render import board_text
+from tttlab.usercode import box
 from tttlab.usercode.cases import ExerciseTruth, exercise_truth
 from tttlab.usercode.course import BoardExercise, CourseExercise
 from tttlab.usercode.exercises import CS50, Case, Exercise, Plan, grid
 from tttlab.usercode.report import CheckReport, Example, FunctionCheck
 from tttlab.usercode.sandbox import Job, RawRun, run_job
 
-__all__ = ["EXERCISES", "check_cs50", "check_path", "detect", "find_module"]
+__all__ = ["EXERCISES", "ISOLATION", "candidates", "check_cs50", "check_path", "detect"]
 
 #: Every shape ``ttt check`` knows, by its ``--exercise`` name.
 EXERCISES: dict[str, Exercise] = {e.key: e for e in (CS50(), CourseExercise(), BoardExercise())}
@@ -105,7 +107,7 @@ def _problems(raw: RawRun, job: Job, calls: Plan) -> list[str]:
                 "(a loop, or a game started, at import?)"
             )
         return [f"could not be run: {detail}"]
-    trouble = _import_problem(raw, job.as_json()["import_seconds"])
+    trouble = _import_problem(raw, job.import_seconds)
     if trouble:
         return [trouble]
     if raw.missing:
@@ -185,6 +187,10 @@ def detect(sources: dict[str, str]) -> str | None:
     return None
 
 
+#: What ``isolation`` may ask: a box where one can be made, a box or nothing, no box.
+ISOLATION = ("auto", "required", "off")
+
+
 def check_path(
     path: Path,
     *,
@@ -193,9 +199,22 @@ def check_path(
     memory_mb: int = 1024,
     call_seconds: float = 5.0,
     only: tuple[str, ...] = (),
+    isolation: str = "auto",
 ) -> CheckReport:
     """Grade the exercise at ``path`` (a file, or a folder of the student's files) on
-    every reachable board, as ``ttt check`` does; ``exercise`` forces the shape."""
+    every reachable board, as ``ttt check`` does; ``exercise`` forces the shape.
+
+    The code runs in a box of its own (:mod:`tttlab.usercode.box`); ``isolation``
+    "required" refuses (:class:`TttlabError`) where no box can be made, "off" grades
+    without one."""
+    if isolation not in ISOLATION:
+        raise TttlabError(f"isolation must be one of {', '.join(ISOLATION)}, got {isolation!r}")
+    contained = box.isolation() if isolation != "off" else None
+    if isolation == "required" and (contained is None or not contained.boxed):
+        assert contained is not None
+        raise TttlabError(f"{contained.describe}; --isolation required refuses to grade")
+    boxed = contained is not None and contained.boxed
+    described = "off: not contained (asked)" if contained is None else contained.describe
     files = _python_files(path)
     if not files:
         raise TttlabError(f"no .py file in {path}")
@@ -203,7 +222,10 @@ def check_path(
     shape = exercise or detect(sources)
     if shape is None:
         return _nothing(
-            path, "defines none of the exercises (cs50, course, board); --exercise forces one"
+            path,
+            "defines none of the exercises (cs50, course, board); --exercise forces one",
+            described,
+            status="fail",
         )
     if shape not in EXERCISES:
         raise TttlabError(f"unknown exercise {shape!r}; choose one of {', '.join(EXERCISES)}")
@@ -213,19 +235,29 @@ def check_path(
         raise TttlabError(
             f"{shape} has no check {unknown[0]!r}; its checks: {', '.join(spec.functions)}"
         )
-    target = path
+    module = ""
     if spec.load == "import" and path.is_dir():
-        found = find_module(path)
-        if found is None:
-            return _nothing(path, "no .py file in it defines minimax()")
-        target, files = found, [found]
+        found = candidates(path)
+        if len(found) != 1:
+            problem = (
+                "no .py file in it defines minimax()"
+                if not found
+                else f"{len(found)} files define minimax() ({', '.join(f.name for f in found)}) "
+                f"and none is tictactoe.py: name the one to grade (ttt check {found[0]})"
+            )
+            return _nothing(path, problem, described, status="fail" if not found else "error")
+        files = found
+        module = found[0].name
+    elif spec.load == "import":
+        module = path.name
     truth = exercise_truth()
     calls, phases = _planned(spec.key, only)
+    folder = path if path.is_dir() else path.parent
     job = Job(
-        target,
+        path,
         spec.key,
         spec.load,
-        tuple(str(f.resolve()) for f in files),
+        tuple(str(f.relative_to(folder)) for f in files),
         spec.names,
         phases,
         spec.unlimited,
@@ -233,12 +265,21 @@ def check_path(
         time_limit,
         memory_mb,
         call_seconds,
+        module,
     )
-    raw = run_job(job)
-    report = grade(path, raw, job, calls, truth, spec)
-    hints = tuple(spec.hints(sources))
+    try:
+        raw = run_job(job, boxed)
+    except (OSError, ValueError) as error:  # the copy or the box could not be made
+        return _nothing(path, f"could not be graded: {error}", described, status="error")
+    raw.isolation = described
+    try:
+        report = grade(path, raw, job, calls, truth, spec)
+    except Exception as error:  # tttlab's own fault: this file's verdict, not the class's
+        problem = f"could not be graded: internal error in ttt check ({error!r})"
+        return _nothing(path, problem, described, status="error")
+    hints = tuple(spec.hints(sources, report))
     if hints:
-        report = CheckReport(**{**vars(report), "problems": hints + report.problems})
+        report = replace(report, problems=hints + report.problems)
     return report
 
 
@@ -262,14 +303,56 @@ def check_cs50(path: Path, **options: Any) -> CheckReport:
     return check_path(path, exercise="cs50", **options)
 
 
-def _nothing(path: Path, problem: str) -> CheckReport:
-    return CheckReport(file=str(path), exercise="", checks={}, coverage=0.0, problems=(problem,))
+def _nothing(path: Path, problem: str, isolation: str, status: str) -> CheckReport:
+    return CheckReport(
+        file=str(path),
+        exercise="",
+        checks={},
+        coverage=0.0,
+        problems=(problem,),
+        status=status,
+        isolation=isolation,
+    )
 
 
 def grade(
     path: Path, raw: RawRun, job: Job, calls: Plan, truth: ExerciseTruth, spec: Exercise
 ) -> CheckReport:
-    """The report for what the child sent back."""
+    """The report for what the child sent back: ``pass``, ``fail`` (a wrong answer, or the
+    module failed), ``incomplete`` (the time limit came first, and every answer given was
+    right) or ``error`` (it could not be graded: what came back cannot be believed)."""
+    graded = job.files if job.load != "import" else (job.module,)
+    for function, outcomes in raw.results.items():
+        if raw.channel is None and not all(
+            o[0] != "v" or spec.well_formed(function, o[1]) for o in outcomes
+        ):
+            raw.channel = f"a value of {function} in no form the runner writes"
+    if raw.channel is None:
+        return _believed(path, raw, job, calls, truth, spec, graded)
+    return CheckReport(
+        file=str(path),
+        exercise=spec.key,
+        isolation=raw.isolation,
+        checks={},
+        coverage=0.0,
+        problems=(
+            f"could not be graded: the submission wrote to the grader's channel ({raw.channel})",
+        ),
+        seconds=raw.seconds,
+        status="error",
+        graded=graded,
+    )
+
+
+def _believed(
+    path: Path,
+    raw: RawRun,
+    job: Job,
+    calls: Plan,
+    truth: ExerciseTruth,
+    spec: Exercise,
+    graded: tuple[str, ...],
+) -> CheckReport:
     problems = _problems(raw, job, calls)
     checks = {f: _grade(spec, f, c, raw, truth) for f, c in calls.cases.items()}
     planned = sum(len(c) for c in calls.cases.values())
@@ -288,28 +371,41 @@ def grade(
     if raw.printed:
         first = f"; the first: {raw.first_print!r}" if raw.first_print else ""
         notes.append(f"prints while being graded ({raw.printed:,} times{first})")
+    coverage = done / max(planned, 1)
+    wrong = any(c.wrong for c in checks.values())
+    out_of_time = [p for p in problems if p.startswith("stopped at the time limit")]
+    if not problems and not wrong and coverage == 1.0 and all(c.ok for c in checks.values()):
+        status = "pass"
+    elif raw.timed_out and not wrong and problems == out_of_time:
+        status = "incomplete"
+    else:
+        status = "fail"
     return CheckReport(
         file=str(path),
         exercise=spec.key,
+        isolation=raw.isolation,
         checks=checks,
-        coverage=done / max(planned, 1),
+        coverage=coverage,
         minimax_seconds_empty_board=empty_seconds,
         problems=tuple(problems),
         notes=tuple(notes),
         seconds=raw.seconds,
+        status=status,
+        graded=graded,
     )
 
 
-def find_module(folder: Path) -> Path | None:
-    """The CS50 exercise's file in a folder: ``tictactoe.py`` when it is there, else the
-    first .py file (by name) that defines ``minimax``."""
+def candidates(folder: Path) -> list[Path]:
+    """The CS50 exercise's file in a folder: ``tictactoe.py`` when it is there, else every
+    .py file (by name) that defines ``minimax``."""
     preferred = folder / "tictactoe.py"
     if preferred.is_file():
-        return preferred
+        return [preferred]
+    found = []
     for path in sorted(folder.glob("*.py")):
         try:
             if "def minimax(" in path.read_text(errors="replace"):
-                return path
+                found.append(path)
         except OSError:
             continue
-    return None
+    return found

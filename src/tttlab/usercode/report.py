@@ -6,7 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["TABLE_COLUMNS", "CheckReport", "Example", "FunctionCheck"]
+__all__ = [
+    "EXIT_CODES",
+    "TABLE_COLUMNS",
+    "VERDICTS",
+    "CheckReport",
+    "Example",
+    "FunctionCheck",
+    "worst_exit_code",
+]
 
 
 @dataclass(frozen=True)
@@ -44,9 +52,18 @@ class FunctionCheck:
     example: Example | None
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def status(self) -> str:
+        """``pass``, ``fail`` (a wrong answer) or ``incomplete`` (not every call was made,
+        and none made was wrong)."""
+        if self.ok:
+            return "pass"
+        return "fail" if self.wrong or self.checked == self.planned else "incomplete"
+
     def as_json(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
+            "status": self.status,
             "checked": self.checked,
             "wrong": self.wrong,
             **self.extra,
@@ -77,17 +94,29 @@ class CheckReport:
     problems: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     seconds: float = 0.0
+    #: ``pass``, ``fail``, ``incomplete`` or ``error`` (:data:`EXIT_CODES`).
+    status: str = "pass"
+    #: How the code was contained (``bubblewrap``, or why it was not).
+    isolation: str = ""
+    #: The files graded, relative to the submission's folder.
+    graded: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.status not in EXIT_CODES:
+            raise ValueError(f"status must be one of {', '.join(EXIT_CODES)}")
+        if self.status == "pass" and (
+            self.problems or self.coverage != 1.0 or not all(c.ok for c in self.checks.values())
+        ):
+            raise ValueError("a report with a problem, a failed check or coverage < 1 is no pass")
 
     @property
     def ok(self) -> bool:
         """Every check passed on every board (full coverage) and nothing went wrong."""
-        return (
-            not self.problems and self.coverage == 1.0 and all(c.ok for c in self.checks.values())
-        )
+        return self.status == "pass"
 
     @property
     def exit_code(self) -> int:
-        return 0 if self.ok else 1
+        return EXIT_CODES[self.status]
 
     def as_json(self) -> dict[str, Any]:
         seconds = self.minimax_seconds_empty_board
@@ -95,20 +124,23 @@ class CheckReport:
             "file": self.file,
             "exercise": self.exercise,
             "ok": self.ok,
+            "status": self.status,
             "coverage": round(self.coverage, 6),
             "minimax_seconds_empty_board": None if seconds is None else round(seconds, 3),
             "checks": {name: check.as_json() for name, check in self.checks.items()},
             "problems": list(self.problems),
             "notes": list(self.notes),
+            "graded": list(self.graded),
+            "isolation": self.isolation,
         }
 
     def summary(self) -> str:
         """A few lines of text: each check's result and the first counterexample's line."""
-        lines = [f"{self.file}: {'pass' if self.ok else 'FAIL'} (coverage {self.coverage:.0%})"]
+        lines = [f"{self.file}: {VERDICTS[self.status]} (coverage {self.coverage:.0%})"]
         lines += [f"  problem: {p}" for p in self.problems]
         width = max((len(n) for n in self.checks), default=0)
         for name, check in self.checks.items():
-            verdict = "pass" if check.ok else f"FAIL, {check.wrong:,} wrong"
+            verdict = VERDICTS[check.status] + (f", {check.wrong:,} wrong" if check.wrong else "")
             lines.append(f"  {name:<{width}}  {verdict} ({check.checked:,} checked)")
             if check.example is not None:
                 lines.append(f"  {'':<{width}}  {check.example.repro}")
@@ -119,11 +151,12 @@ class CheckReport:
 
     def row(self) -> dict[str, Any]:
         """The summary table's row (``TABLE_COLUMNS``)."""
-        failed = [n for n, c in self.checks.items() if not c.ok]
+        failed = [n for n, c in self.checks.items() if c.status == "fail"]
         seconds = self.minimax_seconds_empty_board
         return {
             "file": self.file,
             "ok": self.ok,
+            "status": self.status,
             "passed": sum(c.ok for c in self.checks.values()),
             "checks": len(self.checks),
             "failed": " ".join(failed),
@@ -134,4 +167,28 @@ class CheckReport:
 
 
 #: The columns of the summary table and of ``--csv``.
-TABLE_COLUMNS = ("file", "ok", "passed", "checks", "failed", "coverage", "minimax_s", "problem")
+TABLE_COLUMNS = (
+    "file",
+    "ok",
+    "status",
+    "passed",
+    "checks",
+    "failed",
+    "coverage",
+    "minimax_s",
+    "problem",
+)
+
+#: Each status, and the exit code of ``ttt check`` when it is the worst of a run's
+#: (worst first: fail, error, incomplete, pass).
+EXIT_CODES = {"pass": 0, "fail": 1, "incomplete": 3, "error": 4}
+#: How the table and the text say each status.
+VERDICTS = {"pass": "pass", "fail": "FAIL", "incomplete": "incomplete", "error": "ERROR"}
+
+
+def worst_exit_code(reports: list[CheckReport]) -> int:
+    """The exit code of a run over ``reports``: its worst status's."""
+    for status in ("fail", "error", "incomplete"):
+        if any(r.status == status for r in reports):
+            return EXIT_CODES[status]
+    return 0

@@ -17,13 +17,16 @@ symbols already encoded against the student's own ``X``, ``O`` and ``EMPTY``), `
 ``input()``, ``["t"]`` it ran past the per-call limit. Lines that are objects mark phases,
 the import and what was printed.
 
-Run as ``python -m tttlab.usercode.runner JOB.json``.
+Run as ``python -I -B runner.py JOB.json`` from a copy of this file and ``shapes.py`` in the
+submission's box (:mod:`tttlab.usercode.box`): tttlab is not importable there, and nothing
+of the grade is looked up after the student's module has run.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import importlib
 import importlib.abc
 import importlib.util
@@ -37,9 +40,32 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tttlab.usercode.shapes import SHAPES, short
-
 __all__ = ["main"]
+
+
+def _sibling(name: str) -> Any:
+    """This file's neighbour ``name``.py, under a name no student's module can shadow."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+    spec = importlib.util.spec_from_file_location(f"_ttt_check_{name}", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_shapes = _sibling("shapes")
+SHAPES: dict[str, Any] = dict(_shapes.SHAPES)
+short: Callable[[Any], str] = _shapes.short
+
+
+class _NoTttlab(importlib.abc.MetaPathFinder):
+    """tttlab is not for the graded code (in a box it is not even there)."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname == "tttlab" or fullname.startswith("tttlab."):
+            raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+        return None
 
 
 class InputCalled(BaseException):
@@ -184,10 +210,11 @@ def _describe(outcome: list[Any]) -> str:
 def _load(job: dict[str, Any], skipped: list[str]) -> Any:
     """The student's names: one module imported whole (``load`` "import"), or every file
     of the folder (or the one file) with its definitions only."""
-    folder = job["folder"]
+    folder = os.getcwd()
     sys.path.insert(0, folder)
     if job["load"] == "import":
-        spec = importlib.util.spec_from_file_location(job["module"], job["path"])
+        path = os.path.join(folder, job["path"])
+        spec = importlib.util.spec_from_file_location(job["module"], path)
         if spec is None or spec.loader is None:
             raise ImportError(f"cannot import {job['path']}")
         module = importlib.util.module_from_spec(spec)
@@ -199,22 +226,49 @@ def _load(job: dict[str, Any], skipped: list[str]) -> Any:
     return _Namespace([importlib.import_module(os.path.basename(f)[:-3]) for f in files])
 
 
-def _limit_memory(megabytes: int) -> None:
+def _limit(limits: dict[str, int]) -> None:
+    """Set this process's rlimits (soft and hard: the student's code cannot raise them)."""
     try:
         import resource
-
-        limit = megabytes * 2**20
-        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    except ImportError:  # not on this platform: the parent's timer stays
+        return
+    for name, value in limits.items():
+        which = getattr(resource, name, None)
+        if which is None:
+            continue
+        _, hard = resource.getrlimit(which)
         if hard != resource.RLIM_INFINITY:
-            limit = min(limit, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    except (ImportError, ValueError, OSError):  # not on this platform: the parent's timer stays
-        pass
+            value = min(value, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(which, (value, value))
+
+
+def _stage(source: str) -> None:
+    """Copy the submission's files from ``source`` into the working folder (the box's
+    writable tmpfs)."""
+    import shutil
+
+    shutil.copytree(source, os.getcwd(), dirs_exist_ok=True)
+
+
+def _hide_tttlab() -> None:
+    for entry in list(sys.path):
+        if os.path.isdir(os.path.join(entry or ".", "tttlab")):
+            sys.path.remove(entry)
+    sys.meta_path.insert(0, _NoTttlab())
 
 
 def main(argv: list[str]) -> int:
     with open(argv[0]) as f:
         job = json.load(f)
+    _limit(job["limits"])
+    if job.get("stage"):
+        _stage(job["stage"])
+    _hide_tttlab()
+    shape_class = SHAPES[job["exercise"]]  # bound before the student's code runs
+    dumps, clock, phases = json.dumps, time.perf_counter, list(job["phases"])
+    names, unlimited, timed = list(job["names"]), set(job["unlimited"]), set(job["timed"])
+    call_seconds = float(job["call_seconds"])
     results = os.fdopen(os.dup(1), "w", buffering=1 << 16)
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 1)
@@ -224,18 +278,19 @@ def main(argv: list[str]) -> int:
     sys.stdin = io.StringIO()
     builtins.input = _no_input
     signal.signal(signal.SIGALRM, _alarm)
-    _limit_memory(int(job["memory_mb"]))
+    if hasattr(signal, "SIGXFSZ"):  # past the file size limit a write fails, not the process
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
-    flushed = [time.perf_counter()]
+    flushed = [clock()]
 
     def emit(item: Any, now: bool = True) -> None:
         """Write one line; flushed at once, or (during a phase of quick calls) at most
         20 ms late, so that a kill or a crash loses little and the pipe is not written a
         line at a time (a quarter of the child's time, measured)."""
-        results.write(json.dumps(item, separators=(",", ":")) + "\n")
-        if now or time.perf_counter() - flushed[0] > 0.02:
+        results.write(dumps(item, separators=(",", ":")) + "\n")
+        if now or clock() - flushed[0] > 0.02:
             results.flush()
-            flushed[0] = time.perf_counter()
+            flushed[0] = clock()
 
     skipped: list[str] = []
     loaded = _call(_load, (job, skipped), job["import_seconds"])
@@ -247,9 +302,9 @@ def main(argv: list[str]) -> int:
     def has(name: str) -> bool:
         return any(_defined(ns, n) for n in name.split("|"))
 
-    missing = [n for n in job["names"] if not has(n)]
+    missing = [n for n in names if not has(n)]
     emit({"import": ["v"], "missing": missing, "skipped": skipped, "printed": capture.writes})
-    shape = SHAPES[job["exercise"]](ns)
+    shape = shape_class(ns)
     try:
         prepared = shape.prepare()
     except BaseException as error:
@@ -262,17 +317,17 @@ def main(argv: list[str]) -> int:
         outcome: list[Any] = _call(target, args, seconds)
         return outcome
 
-    for function, cases, needs in job["phases"]:
+    for function, cases, needs in phases:
         if not all(has(n) for n in needs):
             continue
         emit({"phase": function})
-        seconds = None if function in job["unlimited"] else job["call_seconds"]
-        slow = function in job["unlimited"]  # flushed before each call: it may never return
+        seconds = None if function in unlimited else call_seconds
+        slow = function in unlimited  # flushed before each call: it may never return
         for case in cases:
-            start = time.perf_counter()
+            start = clock()
             outcome = shape.call(function, case, run)
-            elapsed = time.perf_counter() - start
-            if function in job["timed"]:
+            elapsed = clock() - start
+            if function in timed:
                 outcome.append(round(elapsed, 6) if math.isfinite(elapsed) else None)
             emit(outcome, now=slow)
             if outcome[0] == "t":  # the same loop would stop every later call too

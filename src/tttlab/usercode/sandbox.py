@@ -1,34 +1,59 @@
-"""Run a student's module in a child process with a time and a memory limit.
+"""Run a student's module in its box (:mod:`tttlab.usercode.box`) and read what it reports,
+believing nothing.
 
-The child is :mod:`tttlab.usercode.runner`; this side writes its job, reads its results as
-they come, and stops it (its whole process group) at the deadline. Whatever the module
-does (loop forever, exit, crash the interpreter, print, ask for input) ends as data in a
+The child is a copy of :mod:`tttlab.usercode.runner`; this side writes its job, reads both of
+its pipes with bounds (the results channel up to what the plan can need, stderr's head and
+tail, 64 KB in all), stops the box at the deadline, and checks every line it read: its type,
+its range and the phase it belongs to. Whatever the module does (loop forever, exit, crash,
+flood a pipe, write on the channel, leave processes behind) ends as data in a
 :class:`RawRun`, never as an exception or a hang here.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import selectors
+import shutil
 import signal
 import subprocess
-import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Job", "RawRun", "run_job"]
+from tttlab.errors import TttlabError
+from tttlab.usercode import box
+
+__all__ = ["ChannelError", "Job", "RawRun", "run_job"]
+
+#: The most bytes of a child's stderr that are kept: its head and its tail, half each.
+STDERR_KEPT = 64 * 1024
+#: Bytes of results allowed per planned call (the longest honest line is a board or a
+#: list of actions; whole-table answers get a megabyte each on top).
+LINE_BYTES = 256
+#: How long a finished child's descendants may keep its pipes open.
+DRAIN_SECONDS = 1.0
+#: Processes a box may run at once.
+PROCESSES = 32
+
+_RUNNER = Path(__file__).with_name("runner.py")
+_SHAPES = Path(__file__).with_name("shapes.py")
+
+
+class ChannelError(TttlabError):
+    """A line on the results channel that the runner cannot have written."""
 
 
 @dataclass(frozen=True)
 class Job:
     """What the child should load and call.
 
-    ``phases`` is a list of (function, cases, names it needs); ``load`` is "import" (run
-    the module ``path``) or "definitions" (load ``files`` without their main code).
+    ``path`` is the submission (a file, or the folder holding ``module``); ``phases`` is a
+    list of (function, cases, names it needs); ``load`` is "import" (run the module) or
+    "definitions" (load ``files`` without their main code).
     """
 
     path: Path
@@ -42,18 +67,18 @@ class Job:
     time_limit: float
     memory_mb: int
     call_seconds: float = 5.0
+    module: str = ""
 
     @property
-    def folder(self) -> Path:
-        path = self.path.resolve()
-        return path if path.is_dir() else path.parent
+    def import_seconds(self) -> float:
+        return min(self.time_limit, 30.0)
 
-    def as_json(self) -> dict[str, Any]:
-        path = self.path.resolve()
+    def as_json(self, stage: str | None, processes: int) -> dict[str, Any]:
+        module = self.module or (self.files[0] if self.files else "")
+        stem = Path(module).stem
         return {
-            "path": str(path),
-            "module": path.stem if path.stem.isidentifier() else "submission",
-            "folder": str(self.folder),
+            "path": module,
+            "module": stem if stem.isidentifier() else "submission",
             "files": list(self.files),
             "exercise": self.exercise,
             "load": self.load,
@@ -61,15 +86,27 @@ class Job:
             "phases": self.phases,
             "unlimited": list(self.unlimited),
             "timed": list(self.timed),
-            "memory_mb": self.memory_mb,
             "call_seconds": self.call_seconds,
-            "import_seconds": min(self.time_limit, 30.0),
+            "import_seconds": self.import_seconds,
+            "stage": stage,
+            "limits": {
+                "RLIMIT_AS": self.memory_mb * 2**20,
+                "RLIMIT_CPU": int(self.time_limit) + 5,
+                "RLIMIT_FSIZE": box.WORK_BYTES,
+                "RLIMIT_NOFILE": 256,
+                "RLIMIT_CORE": 0,
+                "RLIMIT_NPROC": processes,
+            },
         }
+
+    def channel_bytes(self) -> int:
+        calls = sum(len(cases) for _, cases, _ in self.phases)
+        return calls * LINE_BYTES + len(self.phases) * 2**20 + 2**20
 
 
 @dataclass
 class RawRun:
-    """What came back from the child."""
+    """What came back from the child, every line checked."""
 
     imported: list[Any] | None = None
     missing: list[str] = field(default_factory=list)
@@ -83,102 +120,278 @@ class RawRun:
     returncode: int | None = None
     stderr: str = ""
     seconds: float = 0.0
+    #: Why the channel's lines cannot be believed (None: they can).
+    channel: str | None = None
+    isolation: str = ""
 
-    def take(self, item: Any, phase: str | None) -> str | None:
-        """Record one line from the child; returns the phase now running."""
-        if isinstance(item, list) and phase is not None:
-            self.results[phase].append(item)
-            return phase
+    def read(self, job: Job, lines: list[bytes]) -> None:
+        """Check and record the child's lines; the first bad one stops the reading and
+        says why in ``channel``."""
+        reader = _Reader(job, self)
+        for number, line in enumerate(lines, 1):
+            try:
+                reader.take(json.loads(line))
+            except (ValueError, RecursionError) as error:  # ChannelError is a ValueError
+                self.channel = f"line {number}: {str(error)[:120]}"
+                return
+
+
+class _Reader:
+    """The order and the form of the runner's lines (its module docstring)."""
+
+    def __init__(self, job: Job, raw: RawRun) -> None:
+        self.raw = raw
+        self.cases = {f: len(cases) for f, cases, _ in job.phases}
+        self.order = [f for f, _, _ in job.phases]
+        self.names = set(job.names)
+        self.timed = set(job.timed)
+        self.phase: str | None = None
+        self.next_phase = 0
+
+    def take(self, item: Any) -> None:
+        raw = self.raw
+        if isinstance(item, list):
+            if self.phase is None:
+                raise ChannelError("a result outside any check")
+            if len(raw.results[self.phase]) >= self.cases[self.phase]:
+                raise ChannelError(f"more results for {self.phase} than calls")
+            raw.results[self.phase].append(self._outcome(item))
+            return
         if not isinstance(item, dict):
-            return phase
-        self.printed = max(self.printed, int(item.get("printed", 0)))
-        self.first_print = self.first_print or str(item.get("first_print", ""))
-        if "import" in item:
-            self.imported = item["import"]
-            self.missing = list(item.get("missing", []))
-            self.skipped = list(item.get("skipped", []))
-        elif "constants" in item:
-            self.constants = str(item["constants"])
-        elif "phase" in item:
-            phase = str(item["phase"])
-            self.results[phase] = []
-        elif "end" in item:
-            self.finished.add(str(item["end"]))
-            phase = None
-        return phase
+            raise ChannelError("neither a result nor a mark")
+        keys = set(item)
+        if raw.imported is None:
+            if not keys <= {"import", "missing", "skipped", "printed", "first_print"}:
+                raise ChannelError("the first line is not the import's")
+            imported = _need(item, "import", list)
+            raw.imported = imported if imported == ["v"] else self._outcome(imported)
+            raw.missing = _strings(item.get("missing", []))
+            if not set(raw.missing) <= self.names:
+                raise ChannelError("a missing name that was not asked for")
+            raw.skipped = _strings(item.get("skipped", []))
+            self._printed(item)
+            return
+        if keys == {"constants"} and self.phase is None and raw.constants is None:
+            raw.constants = str(_need(item, "constants", str))
+        elif keys == {"phase"} and self.phase is None:
+            name = _need(item, "phase", str)
+            if name not in self.order[self.next_phase :]:
+                raise ChannelError(f"check {name[:40]!r} is not next")
+            self.next_phase = self.order.index(name) + 1
+            self.phase = name
+            raw.results[name] = []
+        elif "end" in keys and keys <= {"end", "printed", "first_print"}:
+            if item["end"] != self.phase or self.phase is None:
+                raise ChannelError("the end of a check that is not running")
+            raw.finished.add(self.phase)
+            self.phase = None
+            self._printed(item)
+        else:
+            raise ChannelError("a mark out of place")
+
+    def _printed(self, item: dict[str, Any]) -> None:
+        printed = item.get("printed", 0)
+        if type(printed) is not int or printed < self.raw.printed:
+            raise ChannelError("a print count that is not a count")
+        self.raw.printed = printed
+        first = item.get("first_print", "")
+        if not isinstance(first, str):
+            raise ChannelError("a first print that is not text")
+        self.raw.first_print = self.raw.first_print or first[:80]
+
+    def _outcome(self, item: list[Any]) -> list[Any]:
+        """``["v", value, ...]``, ``["e", text]``, ``["x", text]``, ``["i"]``, ``["t"]``,
+        each with a time when the check is timed."""
+        if not item or item[0] not in ("v", "e", "x", "i", "t"):
+            raise ChannelError("an outcome of no known kind")
+        timed = self.phase in self.timed
+        rest = item[1:]
+        if timed:
+            if not rest or not (rest[-1] is None or type(rest[-1]) in (int, float)):
+                raise ChannelError("a timed call without its time")
+            rest = rest[:-1]
+        kind = item[0]
+        if kind == "v":
+            extras = rest[1:]
+            if not rest or extras not in ([], ["changed"]):
+                raise ChannelError("a value in the wrong form")
+        elif kind in ("e", "x"):
+            if len(rest) != 1 or not isinstance(rest[0], str):
+                raise ChannelError("an error without its text")
+        elif rest:
+            raise ChannelError("an outcome with more than it carries")
+        return item
 
 
-def _child_environment() -> dict[str, str]:
-    env = dict(os.environ)
-    env["MPLBACKEND"] = "Agg"  # a module that plots at import must not open a window
-    env.pop("PYTHONSTARTUP", None)
-    return env
+def _need(item: dict[str, Any], key: str, kind: type) -> Any:
+    value = item.get(key)
+    if not isinstance(value, kind):
+        raise ChannelError(f"{key!r} of the wrong type")
+    return value
 
 
-def run_job(job: Job) -> RawRun:
-    """Run ``job`` in a child process and return everything it reported.
+def _strings(value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ChannelError("a list of names that is not one")
+    return [v[:200] for v in value]
 
-    The child runs isolated (``-I``: no user site, no PYTHON* variables, not even the
-    current folder on the path) and writes no ``__pycache__`` into a student's folder
-    (``-B``)."""
+
+class _Pipes:
+    """Both pipes of a child, read as they fill, each within its bound."""
+
+    def __init__(self, child: subprocess.Popen[bytes], channel_bytes: int) -> None:
+        self.selector = selectors.DefaultSelector()
+        assert child.stdout is not None
+        assert child.stderr is not None
+        for pipe in (child.stdout, child.stderr):
+            os.set_blocking(pipe.fileno(), False)
+            self.selector.register(pipe, selectors.EVENT_READ)
+        self.results = child.stdout
+        self.channel = bytearray()
+        self.channel_limit = channel_bytes
+        self.flooded = False
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.dropped = 0
+
+    @property
+    def open(self) -> bool:
+        return bool(self.selector.get_map())
+
+    def read(self, timeout: float) -> None:
+        for key, _ in self.selector.select(timeout):
+            pipe = key.fileobj
+            try:
+                chunk = os.read(key.fd, 1 << 16)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.selector.unregister(pipe)
+                continue
+            if pipe is self.results:
+                self._keep_results(chunk)
+            else:
+                self._keep_stderr(chunk)
+
+    def _keep_results(self, chunk: bytes) -> None:
+        if len(self.channel) + len(chunk) > self.channel_limit:
+            self.flooded = True
+            return
+        self.channel += chunk
+
+    def _keep_stderr(self, chunk: bytes) -> None:
+        half = STDERR_KEPT // 2
+        if len(self.head) < half:
+            take = half - len(self.head)
+            self.head += chunk[:take]
+            chunk = chunk[take:]
+        self.tail += chunk
+        if len(self.tail) > half:
+            self.dropped += len(self.tail) - half
+            del self.tail[: len(self.tail) - half]
+
+    def stderr(self) -> str:
+        middle = f"\n[... {self.dropped:,} bytes dropped ...]\n" if self.dropped else ""
+        return (bytes(self.head).decode(errors="replace") + middle) + bytes(self.tail).decode(
+            errors="replace"
+        )
+
+    def close(self) -> None:
+        for key in list(self.selector.get_map().values()):
+            self.selector.unregister(key.fileobj)
+        self.selector.close()
+
+
+def run_job(job: Job, boxed: bool) -> RawRun:
+    """Run ``job`` in a box of its own (``boxed``) or with what is left without one, and
+    return everything it reported that can be believed."""
     raw = RawRun()
+    uid = box.run_as()
     with tempfile.TemporaryDirectory(prefix="ttt-check-") as folder:
-        job_file = Path(folder) / "job.json"
-        job_file.write_text(json.dumps(job.as_json()))
+        grader, work = Path(folder) / "grader", Path(folder) / "work"
+        grader.mkdir()
+        shutil.copyfile(_RUNNER, grader / "runner.py")
+        shutil.copyfile(_SHAPES, grader / "shapes.py")
+        box.private_copy(job.path, work)
+        processes = PROCESSES + (box.processes_of(uid if uid is not None else os.getuid()))
+        stage = str(box.BOX / "submission") if boxed else None
+        (grader / "job.json").write_text(json.dumps(job.as_json(stage, processes)))
+        for path in (Path(folder), grader, work, *work.rglob("*")):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        if uid is not None and not boxed:
+            for path in (work, *work.rglob("*")):
+                os.chown(path, uid, uid)
+        job_path = str(box.BOX / "grader" / "job.json") if boxed else str(grader / "job.json")
+        argv = box.command(grader, work, job_path, boxed)
+        cgroup = box.Cgroup.make(PROCESSES + 2, job.memory_mb * 2**20 + 2 * box.WORK_BYTES)
+        if cgroup is not None:
+            argv = cgroup.enter(argv)
         start = time.perf_counter()
         child = subprocess.Popen(
-            [sys.executable, "-I", "-B", "-m", "tttlab.usercode.runner", str(job_file)],
+            argv,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            cwd=job.folder,
-            env=_child_environment(),
+            cwd=work,
+            env=box.child_environment(str(work)),
             start_new_session=True,
+            user=uid,
+            group=uid,
+            extra_groups=[] if uid is not None else None,
         )
-        lines: list[bytes] = []
-        errors: list[bytes] = []
-        stdout, stderr = child.stdout, child.stderr
-        assert stdout is not None
-        assert stderr is not None
-        readers = [
-            threading.Thread(target=lambda: lines.extend(iter(stdout.readline, b"")), daemon=True),
-            threading.Thread(target=lambda: errors.append(stderr.read()), daemon=True),
-        ]
-        for reader in readers:
-            reader.start()
+        pipes = _Pipes(child, job.channel_bytes())
         try:
-            child.wait(timeout=job.time_limit)
-        except subprocess.TimeoutExpired:
-            raw.timed_out = True
-            _stop(child)
+            raw.timed_out = _follow(child, pipes, start + job.time_limit)
         finally:
             _stop(child)
-        for reader in readers:
-            reader.join(timeout=5)
+            pipes.close()
+            if child.stdout is not None:
+                child.stdout.close()
+            if child.stderr is not None:
+                child.stderr.close()
+            if cgroup is not None:
+                cgroup.remove()
         raw.seconds = time.perf_counter() - start
         raw.returncode = child.returncode
-    phase: str | None = None
-    whole = [line for line in lines if line.endswith(b"\n")]  # not a line cut by the kill
-    try:
-        items = json.loads(b"[" + b",".join(whole) + b"]")
-    except ValueError:  # a damaged line: read them one by one, up to it
-        items = []
-        for line in whole:
-            try:
-                items.append(json.loads(line))
-            except ValueError:
-                break
-    for item in items:
-        phase = raw.take(item, phase)
-    raw.stderr = b"".join(errors).decode(errors="replace").strip()
+    channel = bytes(pipes.channel)
+    whole = channel.split(b"\n")[:-1]  # not a line cut by the kill
+    raw.read(job, whole)
+    if pipes.flooded and raw.channel is None:
+        raw.channel = f"more than {job.channel_bytes():,} bytes of results"
+    raw.stderr = pipes.stderr().strip()
     return raw
 
 
-def _stop(child: subprocess.Popen[bytes]) -> None:
-    if child.poll() is not None:
-        return
+def _follow(child: subprocess.Popen[bytes], pipes: _Pipes, deadline: float) -> bool:
+    """Read until the child is done and its pipes are closed (at most ``DRAIN_SECONDS``
+    after it exits, whatever its descendants hold), or until the deadline; whether the
+    deadline came first."""
+    exited: float | None = None
+    while pipes.open:
+        now = time.perf_counter()
+        if now >= deadline:
+            return True
+        if exited is None and child.poll() is not None:
+            exited = now
+        if exited is not None and now - exited > DRAIN_SECONDS:
+            return False
+        if pipes.flooded:
+            return False
+        pipes.read(min(0.1, deadline - now))
     try:
+        child.wait(timeout=max(0.0, deadline - time.perf_counter()))
+    except subprocess.TimeoutExpired:
+        return True
+    return False
+
+
+def _stop(child: subprocess.Popen[bytes]) -> None:
+    """End the child's process group (in a box: the box, and everything in it)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(child.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        child.kill()
+    if child.poll() is None:
+        with contextlib.suppress(OSError):
+            child.kill()
     child.wait()

@@ -1,0 +1,293 @@
+"""A hostile class: each attack in a file of its own, beside a correct exercise (the memoized
+module of the corpus), graded with ``ttt check CLASS/*.py --json`` as a teacher would.
+
+After the run: nothing outside the boxes changed, no process is left, the listener saw
+nothing, the grader's memory stayed bounded, every file has a verdict, and no wrong file
+passed. The same class is graded without the box (``--isolation off``, the fallback), with
+only the attacks that the fallback is said to stop (see ``FALLBACK_CANNOT_STOP``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tttlab.usercode import box
+
+CORPUS = Path(__file__).parent / "corpus"
+MEMO = (CORPUS / "memo_minimax.py").read_text()
+SECRET = "grader-secret-5f1d"
+
+#: Each attack runs when the module is imported, then the module goes on as a correct
+#: exercise. ``{outside}`` is a folder beside the class, ``{classmate}`` a classmate's file,
+#: ``{port}`` a listener on 127.0.0.1; each attack catches its own failure.
+ATTACKS = {
+    "delete_outside": """
+for victim in ({outside!r} + "/victim.txt", {classmate!r}):
+    try:
+        os.remove(victim)
+    except OSError:
+        pass
+""",
+    "overwrite_outside": """
+for victim in ({outside!r} + "/victim.txt", {classmate!r}):
+    try:
+        with open(victim, "w") as f:
+            f.write("overwritten")
+    except OSError:
+        pass
+""",
+    "read_outside": """
+try:
+    print(open({outside!r} + "/secret.txt").read())
+except OSError:
+    pass
+""",
+    "fill_disk": """
+for where in ("fill.bin", "/tmp/fill.bin", {outside!r} + "/fill.bin"):
+    try:
+        with open(where, "wb") as f:
+            for _ in range(1536):
+                f.write(b"\\0" * 2**20)
+    except OSError:
+        pass
+""",
+    "fork_200": """
+import ctypes
+for _ in range(200):
+    try:
+        if os.fork() == 0:
+            ctypes.CDLL(None).prctl(15, b"tttfork", 0, 0, 0)
+            time.sleep(120)
+            os._exit(0)
+    except OSError:
+        break
+""",
+    "daemon": """
+import ctypes
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        ctypes.CDLL(None).prctl(15, b"tttdaemon", 0, 0, 0)
+        time.sleep(2)
+        try:
+            with open({outside!r} + "/daemon.txt", "w") as f:
+                f.write("still here")
+        except OSError:
+            pass
+    os._exit(0)
+""",
+    "kill_parents": """
+import signal
+parent = os.getppid()
+try:
+    grandparent = int(open(f"/proc/{{parent}}/stat").read().rsplit(")", 1)[1].split()[1])
+except (OSError, ValueError, IndexError):
+    grandparent = 0
+for pid in (parent, grandparent):
+    if pid > 1:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+""",
+    "read_environment": """
+found = [os.environ.get("TTT_HOSTILE_SECRET", "")]
+for pid in (os.getppid(), 1):
+    try:
+        found += open(f"/proc/{{pid}}/environ").read().split("\\0")
+    except OSError:
+        pass
+print(" ".join(v for v in found if "TTT_HOSTILE_SECRET" in v or v.startswith("grader")))
+""",
+    "connect": """
+import socket
+try:
+    socket.create_connection(("127.0.0.1", {port}), timeout=1).sendall(b"hello")
+except OSError:
+    pass
+""",
+    "flood_stderr": """
+for _ in range(600):
+    os.write(2, b"x" * 2**20)
+""",
+    "garbage_fds": """
+for fd in range(3, 64):
+    try:
+        os.write(fd, b'{{"printed":"a"}}\\n["v",{{}}]\\n')
+    except OSError:
+        pass
+""",
+}
+
+#: Wrong files that try to pass: ``winner`` answers nonsense, and the file hands in a
+#: reference instead, by rebinding the grader's table or by importing tttlab's exercise.
+WRONG = {
+    "rebind_shapes": """
+import sys
+try:
+    from tttlab.usercode.shapes import CS50 as _Honest
+except ImportError:
+    _Honest = None
+for _module in list(sys.modules.values()):
+    _table = getattr(_module, "SHAPES", None)
+    if isinstance(_table, dict) and "cs50" in _table:
+        _Real = _table["cs50"]
+        class _Forged(_Real):
+            def encode(self, function, value):
+                if function == "winner":
+                    return "."
+                return super().encode(function, value)
+        _table["cs50"] = _Forged
+        _Real.encode = _Forged.encode
+""",
+    "import_reference": """
+from tttlab.exercise import winner as _reference_winner
+""",
+}
+WRONG_WINNER = ("def winner(board):\n", "def winner(board):\n    return 'nonsense'\n")
+
+#: What grading without a box cannot stop, attack by attack (as root, as on CI; the
+#: reliability guide says the same): files outside the copy are the grader's own to the
+#: child, /proc shows the grader's environment, the network is the machine's, and the
+#: parent is a process of the same user.
+FALLBACK_CANNOT_STOP = {
+    "delete_outside",
+    "overwrite_outside",
+    "read_outside",
+    "fill_disk",
+    "kill_parents",
+    "read_environment",
+    "connect",
+}
+
+
+def _module(attack: str) -> str:
+    head, sep, rest = MEMO.partition("from functools import cache\n")
+    assert sep
+    return f"{head}{sep}import os\nimport time\n{attack}\n{rest}"
+
+
+def _hashes(folder: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _left_behind() -> list[str]:
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            name = (proc / "comm").read_text().strip()
+        except OSError:
+            continue
+        if name in ("tttfork", "tttdaemon"):
+            found.append(f"{proc.name} {name}")
+    return found
+
+
+class Listener:
+    """A socket on 127.0.0.1 that counts who connected."""
+
+    def __init__(self) -> None:
+        self.socket = socket.create_server(("127.0.0.1", 0))
+        self.socket.settimeout(0.2)
+        self.port = self.socket.getsockname()[1]
+        self.connections = 0
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self) -> None:
+        while not self.done.is_set():
+            try:
+                connection, _ = self.socket.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            connection.close()
+
+    def close(self) -> None:
+        self.done.set()
+        self.thread.join(timeout=5)
+        self.socket.close()
+
+
+def _grade_class(tmp_path: Path, attacks: list[str], isolation: str) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "victim.txt").write_text("keep me")
+    (outside / "secret.txt").write_text(SECRET)
+    klass = tmp_path / "class"
+    klass.mkdir()
+    classmate = klass / "clean.py"
+    classmate.write_text(MEMO)
+    listener = Listener()
+    wrong = []
+    try:
+        for name in attacks:
+            code = ATTACKS[name].format(
+                outside=str(outside), classmate=str(classmate), port=listener.port
+            )
+            (klass / f"{name}.py").write_text(_module(code))
+        for name, code in WRONG.items():
+            source = _module(code).replace(*WRONG_WINNER)
+            (klass / f"{name}.py").write_text(source)
+            wrong.append(f"{name}.py")
+        files = sorted(klass.glob("*.py"))
+        before_class, before_outside = _hashes(klass), _hashes(outside)
+        script = (
+            "import resource, sys\n"
+            "from tttlab.cli import main\n"
+            "code = main(sys.argv[1:])\n"
+            "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+            "sys.exit(code)\n"
+        )
+        options = ["--json", "--only", "winner", "--isolation", isolation, "--time-limit", "60"]
+        done = subprocess.run(
+            [sys.executable, "-c", script, "check", *map(str, files), *options],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "TTT_HOSTILE_SECRET": SECRET},
+            timeout=300,
+            check=False,
+        )
+        time.sleep(3)  # the daemon would have written by now
+    finally:
+        listener.close()
+    reports = {Path(r["file"]).name: r for r in map(json.loads, done.stdout.splitlines())}
+    assert sorted(reports) == [f.name for f in files], done.stderr[-2000:]
+    assert done.returncode in (1, 4), done.stderr[-2000:]
+    assert all(reports[w]["status"] != "pass" for w in wrong), {w: reports[w] for w in wrong}
+    assert reports["clean.py"]["status"] == "pass"
+    assert SECRET not in done.stdout
+    assert _hashes(klass) == before_class
+    assert _hashes(outside) == before_outside
+    assert _left_behind() == []
+    assert listener.connections == 0
+    peak_kb = int(done.stderr.rsplit("peak ", 1)[1].split()[0])
+    assert peak_kb < 300 * 1024, peak_kb
+    if "garbage_fds" in attacks:
+        assert reports["garbage_fds.py"]["status"] == "error"
+        assert "wrote to the grader's channel" in reports["garbage_fds.py"]["problems"][0]
+
+
+@pytest.mark.skipif(not box.isolation().boxed, reason=box.isolation().describe)
+def test_a_hostile_class_does_no_harm_in_the_box(tmp_path: Path) -> None:
+    _grade_class(tmp_path, sorted(ATTACKS), "required")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the fallback's cgroup needs root")
+def test_the_fallback_stops_what_it_says_it_stops(tmp_path: Path) -> None:
+    _grade_class(tmp_path, sorted(set(ATTACKS) - FALLBACK_CANNOT_STOP), "off")
