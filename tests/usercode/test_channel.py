@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from tttlab.usercode.cases import exercise_truth
-from tttlab.usercode.grading import EXERCISES, _planned, grade
+from tttlab.usercode.exercises import EXERCISES
+from tttlab.usercode.grading import _planned, grade
 from tttlab.usercode.sandbox import STDERR_KEPT, Job, RawRun, _Pipes
 
 SPEC = EXERCISES["cs50"]

@@ -20,7 +20,8 @@ import pytest
 from tests.cli.helpers import ttt
 from tttlab.cli import main
 from tttlab.game import Geometry, state_space
-from tttlab.usercode.cases import OUT_OF_RANGE, exercise_truth
+from tttlab.usercode.cases import exercise_truth
+from tttlab.usercode.exercises.cs50 import OUT_OF_RANGE
 from tttlab.usercode.grading import check_cs50
 from tttlab.usercode.report import CheckReport
 

@@ -135,7 +135,7 @@ WRONG = {
     "rebind_shapes": """
 import sys
 try:
-    from tttlab.usercode.shapes import CS50 as _Honest
+    from tttlab.usercode.exercises.cs50 import CS50Child as _Honest
 except ImportError:
     _Honest = None
 for _module in list(sys.modules.values()):
@@ -247,11 +247,12 @@ def _grade_class(tmp_path: Path, attacks: list[str], isolation: str) -> None:
             wrong.append(f"{name}.py")
         files = sorted(klass.glob("*.py"))
         before_class, before_outside = _hashes(klass), _hashes(outside)
-        script = (
-            "import resource, sys\n"
+        script = (  # VmHWM: this process's peak (ru_maxrss keeps the forking parent's)
+            "import sys\n"
             "from tttlab.cli import main\n"
             "code = main(sys.argv[1:])\n"
-            "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+            "status = open('/proc/self/status').read()\n"
+            "print('peak', status.split('VmHWM:')[1].split()[0], file=sys.stderr)\n"
             "sys.exit(code)\n"
         )
         options = ["--json", "--only", "winner", "--isolation", isolation, "--time-limit", "60"]
@@ -288,6 +289,6 @@ def test_a_hostile_class_does_no_harm_in_the_box(tmp_path: Path) -> None:
     _grade_class(tmp_path, sorted(ATTACKS), "required")
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="the fallback's cgroup needs root")
+@pytest.mark.skipif(not box.cgroups(), reason="the fallback stops processes with a cgroup")
 def test_the_fallback_stops_what_it_says_it_stops(tmp_path: Path) -> None:
     _grade_class(tmp_path, sorted(set(ATTACKS) - FALLBACK_CANNOT_STOP), "off")

@@ -30,57 +30,9 @@ from tttlab.cli.common import (
 )
 from tttlab.errors import TttlabError
 from tttlab.usercode import box
-from tttlab.usercode.grading import EXERCISES, ISOLATION, check_path
-from tttlab.usercode.report import TABLE_COLUMNS, VERDICTS, CheckReport, worst_exit_code
-
-_COLOUR = {"pass": "green", "fail": "red", "incomplete": "yellow", "error": "red"}
-
-
-def _verdict(status: str) -> str:
-    return f"[{_COLOUR[status]}]{VERDICTS[status]}[/]"
-
-
-def _show(report: CheckReport) -> None:
-    passed = sum(c.ok for c in report.checks.values())
-    verdict = _verdict(report.status)
-    coverage = (
-        "every board checked"
-        if report.coverage == 1.0
-        else f"coverage {report.coverage:.1%} of the planned calls"
-    )
-    seconds = report.minimax_seconds_empty_board
-    timing = "" if seconds is None else f"; minimax on the empty board: {seconds:.2f} s"
-    out.print(
-        f"{escape(report.file)}: {verdict}, {passed} of {len(report.checks)} checks pass "
-        f"({coverage}{timing})"
-    )
-    if Path(report.file).is_dir() and report.graded:
-        out.print(f"  graded: {escape(', '.join(report.graded))}")
-    for problem in report.problems:
-        out.print(f"  [red]problem:[/] {escape(problem)}")
-    width = max((len(name) for name in report.checks), default=0)
-    for name, check in report.checks.items():
-        mark = _verdict(check.status)
-        more = ""
-        if "invalid_checked" in check.extra:
-            more = f" (+{check.extra['invalid_checked']:,} invalid actions)"
-        if check.checked < check.planned:
-            more += f" of {check.planned:,}"
-        wrong = f", {check.wrong:,} wrong" if check.wrong else ""
-        out.print(f"  {name:<{width}}  {mark} {check.checked:>7,} checked{more}{wrong}")
-    for note in report.notes:
-        out.print(f"  note: {escape(note)}")
-    for name, check in report.checks.items():
-        example = check.example
-        if example is None:
-            continue
-        out.print(f"\n[bold]{name}[/]: first counterexample (earliest in the game)")
-        if example.drawing:
-            out.print("\n".join("    " + line for line in example.drawing.splitlines()))
-        out.print(f"  call:      {escape(example.call)}")
-        out.print(f"  expected:  {escape(example.expected)}")
-        out.print(f"  got:       {escape(example.got)}")
-        out.print(f"  reproduce: {escape(example.repro)}")
+from tttlab.usercode.exercises import EXERCISES
+from tttlab.usercode.grading import ISOLATION, check_path
+from tttlab.usercode.report import TABLE_COLUMNS, CheckReport, verdict_markup, worst_exit_code
 
 
 def _table(reports: Sequence[CheckReport]) -> None:
@@ -93,7 +45,7 @@ def _table(reports: Sequence[CheckReport]) -> None:
         row = report.row()
         table.add_row(
             escape(row["file"]),
-            _verdict(row["status"]),
+            verdict_markup(row["status"]),
             f"{row['passed']}/{row['checks']}",
             row["failed"],
             f"{row['coverage']:.0%}",
@@ -215,7 +167,7 @@ def check_command(
         if as_json:
             print_json(report.as_json())
         elif len(paths) == 1:
-            _show(report)
+            out.print(report.summary(markup=True))
     if not as_json and len(paths) > 1:
         _table(reports)
     if csv_path is not None:

@@ -40,6 +40,7 @@ __all__ = [
     "COPY_LIMIT",
     "Cgroup",
     "Isolation",
+    "cgroups",
     "child_environment",
     "command",
     "isolation",
@@ -283,6 +284,16 @@ def _cgroup_parents(processes: int, memory_bytes: int) -> list[tuple[Path, dict[
     if {"pids", "memory"} <= set(delegated) and os.access(unified, os.W_OK):
         return [(unified, {"pids.max": processes, "memory.max": memory_bytes})]
     return []
+
+
+@cache
+def cgroups() -> bool:
+    """Whether each box gets a pids and a memory cgroup here (probed once)."""
+    made = Cgroup.make(8, 2**30)
+    if made is None:
+        return False
+    made.remove()
+    return True
 
 
 def processes_of(uid: int) -> int:

@@ -19,11 +19,7 @@ import numpy.typing as npt
 from tttlab.game import Geometry, state_space
 from tttlab.solvers import solve_table
 
-__all__ = ["OUT_OF_RANGE", "ExerciseTruth", "exercise_truth"]
-
-#: Invalid actions tried on every decision board besides its occupied cells. Python lists
-#: accept negative indices, which makes the last three a classic bug.
-OUT_OF_RANGE = ((3, 0), (0, 3), (-1, 0), (0, -1), (-1, -1))
+__all__ = ["ExerciseTruth", "exercise_truth"]
 
 _SYMBOLS = ".XO"
 

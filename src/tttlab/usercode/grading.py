@@ -25,22 +25,20 @@ from tttlab.game import Position
 from tttlab.render import board_text
 from tttlab.usercode import box
 from tttlab.usercode.cases import ExerciseTruth, exercise_truth
-from tttlab.usercode.course import BoardExercise, CourseExercise
-from tttlab.usercode.exercises import CS50, Case, Exercise, Plan, grid
+from tttlab.usercode.exercises import EXERCISES, Case, Exercise, Plan
+from tttlab.usercode.exercises.base import grid
+from tttlab.usercode.protocol import describe
 from tttlab.usercode.report import CheckReport, Example, FunctionCheck
 from tttlab.usercode.sandbox import Job, RawRun, run_job
 
 __all__ = ["EXERCISES", "ISOLATION", "candidates", "check_cs50", "check_path", "detect"]
-
-#: Every shape ``ttt check`` knows, by its ``--exercise`` name.
-EXERCISES: dict[str, Exercise] = {e.key: e for e in (CS50(), CourseExercise(), BoardExercise())}
 
 
 def _example(
     exercise: Exercise, function: str, case: Case, outcome: list[Any], truth: ExerciseTruth
 ) -> Example:
     expected = exercise.expected(function, case, truth)
-    got = exercise.got(function, outcome, case)
+    got = exercise.got(function, outcome, case, truth)
     whole = function in ("initial_state", "get_state_hash_and_winner") or function.startswith(
         "initialV"
     )
@@ -85,16 +83,7 @@ def _grade(
 def _import_problem(raw: RawRun, limit: float) -> str | None:
     if raw.imported is None:
         return None
-    kind = raw.imported[0]
-    if kind == "v":
-        return None
-    if kind == "e":
-        return f"does not import: {raw.imported[1]}"
-    if kind == "x":
-        return "calls sys.exit() when imported"
-    if kind == "i":
-        return 'calls input() when imported (keep the game under `if __name__ == "__main__":`)'
-    return f"takes more than {limit:g} s to import"
+    return describe(raw.imported, import_seconds=limit)
 
 
 def _problems(raw: RawRun, job: Job, calls: Plan) -> list[str]:

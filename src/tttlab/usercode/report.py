@@ -3,7 +3,9 @@ counterexample; the JSON schema (documented in docs/reference/json.md) and the s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 __all__ = [
@@ -13,6 +15,7 @@ __all__ = [
     "CheckReport",
     "Example",
     "FunctionCheck",
+    "verdict_markup",
     "worst_exit_code",
 ]
 
@@ -134,16 +137,59 @@ class CheckReport:
             "isolation": self.isolation,
         }
 
-    def summary(self) -> str:
-        """A few lines of text: each check's result and the first counterexample's line."""
-        lines = [f"{self.file}: {VERDICTS[self.status]} (coverage {self.coverage:.0%})"]
-        lines += [f"  problem: {p}" for p in self.problems]
-        width = max((len(n) for n in self.checks), default=0)
+    def summary(self, markup: bool = False) -> str:
+        """The report for people, as ``ttt check FILE`` prints it: the verdict, each
+        check's result, then each first counterexample drawn, with a line that reproduces
+        it. ``markup`` adds rich's colours (and escapes what the files wrote)."""
+        escape: Callable[[str], str] = str
+        if markup:
+            from rich.markup import escape as rich_escape
+
+            escape = rich_escape
+
+        def verdict(status: str) -> str:
+            word = VERDICTS[status]
+            return f"[{_COLOURS[status]}]{word}[/]" if markup else word
+
+        passed = sum(c.ok for c in self.checks.values())
+        coverage = (
+            "every board checked"
+            if self.coverage == 1.0
+            else f"coverage {self.coverage:.1%} of the planned calls"
+        )
+        seconds = self.minimax_seconds_empty_board
+        timing = "" if seconds is None else f"; minimax on the empty board: {seconds:.2f} s"
+        lines = [
+            f"{escape(self.file)}: {verdict(self.status)}, {passed} of {len(self.checks)} "
+            f"checks pass ({coverage}{timing})"
+        ]
+        if len(self.graded) > 1 or (self.graded and Path(self.file).name != self.graded[0]):
+            lines.append(f"  graded: {escape(', '.join(self.graded))}")
+        problem = "[red]problem:[/]" if markup else "problem:"
+        lines += [f"  {problem} {escape(p)}" for p in self.problems]
+        width = max((len(name) for name in self.checks), default=0)
         for name, check in self.checks.items():
-            verdict = VERDICTS[check.status] + (f", {check.wrong:,} wrong" if check.wrong else "")
-            lines.append(f"  {name:<{width}}  {verdict} ({check.checked:,} checked)")
-            if check.example is not None:
-                lines.append(f"  {'':<{width}}  {check.example.repro}")
+            more = ""
+            if "invalid_checked" in check.extra:
+                more = f" (+{check.extra['invalid_checked']:,} invalid actions)"
+            if check.checked < check.planned:
+                more += f" of {check.planned:,}"
+            wrong = f", {check.wrong:,} wrong" if check.wrong else ""
+            mark = verdict(check.status)
+            lines.append(f"  {name:<{width}}  {mark} {check.checked:>7,} checked{more}{wrong}")
+        lines += [f"  note: {escape(note)}" for note in self.notes]
+        for name, check in self.checks.items():
+            example = check.example
+            if example is None:
+                continue
+            title = f"[bold]{name}[/]" if markup else name
+            lines.append(f"\n{title}: first counterexample (earliest in the game)")
+            if example.drawing:
+                lines += ["    " + line for line in example.drawing.splitlines()]
+            lines.append(f"  call:      {escape(example.call)}")
+            lines.append(f"  expected:  {escape(example.expected)}")
+            lines.append(f"  got:       {escape(example.got)}")
+            lines.append(f"  reproduce: {escape(example.repro)}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -182,8 +228,14 @@ TABLE_COLUMNS = (
 #: Each status, and the exit code of ``ttt check`` when it is the worst of a run's
 #: (worst first: fail, error, incomplete, pass).
 EXIT_CODES = {"pass": 0, "fail": 1, "incomplete": 3, "error": 4}
-#: How the table and the text say each status.
+#: How the table and the text say each status, and its colour.
 VERDICTS = {"pass": "pass", "fail": "FAIL", "incomplete": "incomplete", "error": "ERROR"}
+_COLOURS = {"pass": "green", "fail": "red", "incomplete": "yellow", "error": "red"}
+
+
+def verdict_markup(status: str) -> str:
+    """A status as rich markup, coloured."""
+    return f"[{_COLOURS[status]}]{VERDICTS[status]}[/]"
 
 
 def worst_exit_code(reports: list[CheckReport]) -> int:

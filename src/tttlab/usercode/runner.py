@@ -17,9 +17,9 @@ symbols already encoded against the student's own ``X``, ``O`` and ``EMPTY``), `
 ``input()``, ``["t"]`` it ran past the per-call limit. Lines that are objects mark phases,
 the import and what was printed.
 
-Run as ``python -I -B runner.py JOB.json`` from a copy of this file and ``shapes.py`` in the
-submission's box (:mod:`tttlab.usercode.box`): tttlab is not importable there, and nothing
-of the grade is looked up after the student's module has run.
+Run as ``python -I -B runner.py JOB.json`` from a copy of this file, ``protocol.py`` and the
+``exercises`` package in the submission's box (:mod:`tttlab.usercode.box`): tttlab is not
+importable there, and nothing of the grade is looked up after the student's module has run.
 """
 
 from __future__ import annotations
@@ -43,20 +43,26 @@ from typing import Any
 __all__ = ["main"]
 
 
-def _sibling(name: str) -> Any:
-    """This file's neighbour ``name``.py, under a name no student's module can shadow."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
-    spec = importlib.util.spec_from_file_location(f"_ttt_check_{name}", path)
+def _grader() -> Any:
+    """This file's folder as a package of a name no student's module can shadow: the
+    protocol and the exercise shapes, copied beside this file into the box."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location(
+        "_ttt_check", os.path.join(here, "__init__.py"), submodule_search_locations=[here]
+    )
     assert spec is not None
     assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    package = importlib.util.module_from_spec(spec)
+    sys.modules["_ttt_check"] = package
+    spec.loader.exec_module(package)
+    return package
 
 
-_shapes = _sibling("shapes")
-SHAPES: dict[str, Any] = dict(_shapes.SHAPES)
-short: Callable[[Any], str] = _shapes.short
+_grader()
+_exercises = importlib.import_module("_ttt_check.exercises")
+_describe: Callable[[list[Any]], str] = importlib.import_module("_ttt_check.protocol").describe
+CHILDREN: dict[str, Any] = dict(_exercises.CHILDREN)
+short: Callable[[Any], str] = importlib.import_module("_ttt_check.exercises.base").short
 
 
 class _NoTttlab(importlib.abc.MetaPathFinder):
@@ -172,7 +178,7 @@ class _Definitions(importlib.abc.Loader):
             outcome = _call(exec, (code, module.__dict__), self.seconds)
             if outcome[0] != "v":
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
-                    raise ImportError(_describe(outcome))
+                    raise ImportError(outcome[1] if outcome[0] == "e" else _describe(outcome))
                 self.skipped.append(f"{_lines(name, node)} ({_describe(outcome)})")
 
 
@@ -195,16 +201,6 @@ def _lines(name: str, node: ast.stmt) -> str:
     return (
         f"{name} line {node.lineno}" if end == node.lineno else f"{name} lines {node.lineno}-{end}"
     )
-
-
-def _describe(outcome: list[Any]) -> str:
-    if outcome[0] == "e":
-        return str(outcome[1])
-    return {
-        "x": "it called sys.exit()",
-        "i": "it called input()",
-        "t": "stopped: it ran past the time limit",
-    }[outcome[0]]
 
 
 def _load(job: dict[str, Any], skipped: list[str]) -> Any:
@@ -265,7 +261,7 @@ def main(argv: list[str]) -> int:
     if job.get("stage"):
         _stage(job["stage"])
     _hide_tttlab()
-    shape_class = SHAPES[job["exercise"]]  # bound before the student's code runs
+    shape_class = CHILDREN[job["exercise"]]  # bound before the student's code runs
     dumps, clock, phases = json.dumps, time.perf_counter, list(job["phases"])
     names, unlimited, timed = list(job["names"]), set(job["unlimited"]), set(job["timed"])
     call_seconds = float(job["call_seconds"])

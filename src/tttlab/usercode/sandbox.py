@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tttlab.errors import TttlabError
 from tttlab.usercode import box
+from tttlab.usercode.protocol import Reader
 
-__all__ = ["ChannelError", "Job", "RawRun", "run_job"]
+__all__ = ["Job", "RawRun", "run_job"]
 
 #: The most bytes of a child's stderr that are kept: its head and its tail, half each.
 STDERR_KEPT = 64 * 1024
@@ -39,12 +39,13 @@ DRAIN_SECONDS = 1.0
 #: Processes a box may run at once.
 PROCESSES = 32
 
-_RUNNER = Path(__file__).with_name("runner.py")
-_SHAPES = Path(__file__).with_name("shapes.py")
-
-
-class ChannelError(TttlabError):
-    """A line on the results channel that the runner cannot have written."""
+#: What the box's grader folder holds: the runner, the protocol and the exercise shapes.
+_HERE = Path(__file__).parent
+_GRADER = (
+    "runner.py",
+    "protocol.py",
+    *(f"exercises/{p.name}" for p in _HERE.glob("exercises/*.py")),
+)
 
 
 @dataclass(frozen=True)
@@ -125,115 +126,15 @@ class RawRun:
     isolation: str = ""
 
     def read(self, job: Job, lines: list[bytes]) -> None:
-        """Check and record the child's lines; the first bad one stops the reading and
-        says why in ``channel``."""
-        reader = _Reader(job, self)
+        """Check and record the child's lines (:class:`~tttlab.usercode.protocol.Reader`);
+        the first bad one stops the reading and says why in ``channel``."""
+        reader = Reader(self, {f: len(cases) for f, cases, _ in job.phases}, job.names, job.timed)
         for number, line in enumerate(lines, 1):
             try:
                 reader.take(json.loads(line))
-            except (ValueError, RecursionError) as error:  # ChannelError is a ValueError
+            except (ValueError, RecursionError) as error:  # a ChannelError is a ValueError
                 self.channel = f"line {number}: {str(error)[:120]}"
                 return
-
-
-class _Reader:
-    """The order and the form of the runner's lines (its module docstring)."""
-
-    def __init__(self, job: Job, raw: RawRun) -> None:
-        self.raw = raw
-        self.cases = {f: len(cases) for f, cases, _ in job.phases}
-        self.order = [f for f, _, _ in job.phases]
-        self.names = set(job.names)
-        self.timed = set(job.timed)
-        self.phase: str | None = None
-        self.next_phase = 0
-
-    def take(self, item: Any) -> None:
-        raw = self.raw
-        if isinstance(item, list):
-            if self.phase is None:
-                raise ChannelError("a result outside any check")
-            if len(raw.results[self.phase]) >= self.cases[self.phase]:
-                raise ChannelError(f"more results for {self.phase} than calls")
-            raw.results[self.phase].append(self._outcome(item))
-            return
-        if not isinstance(item, dict):
-            raise ChannelError("neither a result nor a mark")
-        keys = set(item)
-        if raw.imported is None:
-            if not keys <= {"import", "missing", "skipped", "printed", "first_print"}:
-                raise ChannelError("the first line is not the import's")
-            imported = _need(item, "import", list)
-            raw.imported = imported if imported == ["v"] else self._outcome(imported)
-            raw.missing = _strings(item.get("missing", []))
-            if not set(raw.missing) <= self.names:
-                raise ChannelError("a missing name that was not asked for")
-            raw.skipped = _strings(item.get("skipped", []))
-            self._printed(item)
-            return
-        if keys == {"constants"} and self.phase is None and raw.constants is None:
-            raw.constants = str(_need(item, "constants", str))
-        elif keys == {"phase"} and self.phase is None:
-            name = _need(item, "phase", str)
-            if name not in self.order[self.next_phase :]:
-                raise ChannelError(f"check {name[:40]!r} is not next")
-            self.next_phase = self.order.index(name) + 1
-            self.phase = name
-            raw.results[name] = []
-        elif "end" in keys and keys <= {"end", "printed", "first_print"}:
-            if item["end"] != self.phase or self.phase is None:
-                raise ChannelError("the end of a check that is not running")
-            raw.finished.add(self.phase)
-            self.phase = None
-            self._printed(item)
-        else:
-            raise ChannelError("a mark out of place")
-
-    def _printed(self, item: dict[str, Any]) -> None:
-        printed = item.get("printed", 0)
-        if type(printed) is not int or printed < self.raw.printed:
-            raise ChannelError("a print count that is not a count")
-        self.raw.printed = printed
-        first = item.get("first_print", "")
-        if not isinstance(first, str):
-            raise ChannelError("a first print that is not text")
-        self.raw.first_print = self.raw.first_print or first[:80]
-
-    def _outcome(self, item: list[Any]) -> list[Any]:
-        """``["v", value, ...]``, ``["e", text]``, ``["x", text]``, ``["i"]``, ``["t"]``,
-        each with a time when the check is timed."""
-        if not item or item[0] not in ("v", "e", "x", "i", "t"):
-            raise ChannelError("an outcome of no known kind")
-        timed = self.phase in self.timed
-        rest = item[1:]
-        if timed:
-            if not rest or not (rest[-1] is None or type(rest[-1]) in (int, float)):
-                raise ChannelError("a timed call without its time")
-            rest = rest[:-1]
-        kind = item[0]
-        if kind == "v":
-            extras = rest[1:]
-            if not rest or extras not in ([], ["changed"]):
-                raise ChannelError("a value in the wrong form")
-        elif kind in ("e", "x"):
-            if len(rest) != 1 or not isinstance(rest[0], str):
-                raise ChannelError("an error without its text")
-        elif rest:
-            raise ChannelError("an outcome with more than it carries")
-        return item
-
-
-def _need(item: dict[str, Any], key: str, kind: type) -> Any:
-    value = item.get(key)
-    if not isinstance(value, kind):
-        raise ChannelError(f"{key!r} of the wrong type")
-    return value
-
-
-def _strings(value: Any) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ChannelError("a list of names that is not one")
-    return [v[:200] for v in value]
 
 
 class _Pipes:
@@ -312,13 +213,15 @@ def run_job(job: Job, boxed: bool) -> RawRun:
     with tempfile.TemporaryDirectory(prefix="ttt-check-") as folder:
         grader, work = Path(folder) / "grader", Path(folder) / "work"
         grader.mkdir()
-        shutil.copyfile(_RUNNER, grader / "runner.py")
-        shutil.copyfile(_SHAPES, grader / "shapes.py")
+        (grader / "exercises").mkdir()
+        (grader / "__init__.py").write_text("")
+        for name in _GRADER:
+            shutil.copyfile(_HERE / name, grader / name)
         box.private_copy(job.path, work)
         processes = PROCESSES + (box.processes_of(uid if uid is not None else os.getuid()))
         stage = str(box.BOX / "submission") if boxed else None
         (grader / "job.json").write_text(json.dumps(job.as_json(stage, processes)))
-        for path in (Path(folder), grader, work, *work.rglob("*")):
+        for path in (Path(folder), *grader.rglob("*"), grader, work, *work.rglob("*")):
             path.chmod(0o755 if path.is_dir() else 0o644)
         if uid is not None and not boxed:
             for path in (work, *work.rglob("*")):

@@ -1,168 +1,119 @@
-"""What ``ttt check`` checks for each exercise shape: the calls to make (cheap ones
-first), what is right, and how to word a counterexample.
-
-Shapes (see :mod:`tttlab.usercode.shapes` for how the child calls them): ``cs50`` here;
-``course`` and ``board`` in :mod:`tttlab.usercode.course`. The truth is tttlab's rules
-and solver (:mod:`tttlab.usercode.cases`).
+"""CS50 AI's tic-tac-toe (``X``, ``O``, ``EMPTY``, ``initial_state``, ``player``, ``actions``,
+``result``, ``winner``, ``terminal``, ``utility``, ``minimax``): functions over a list-of-lists
+board. Both sides of the check: how the child calls them, and what the parent checks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from tttlab.usercode.cases import OUT_OF_RANGE, ExerciseTruth
-from tttlab.usercode.report import CheckReport
+from .base import (
+    BOARD,
+    CELL,
+    SYMBOL,
+    Case,
+    Child,
+    Exercise,
+    Form,
+    either,
+    failure,
+    garbage,
+    garbage_of,
+    kind,
+    listing,
+    literal,
+    one_of,
+    pair,
+    whole,
+)
 
-__all__ = ["CS50", "Case", "Exercise", "Plan", "grid", "literal"]
+if TYPE_CHECKING:
+    from tttlab.usercode.cases import ExerciseTruth
 
+__all__ = ["CS50", "OUT_OF_RANGE", "CS50Child"]
 
-@dataclass(frozen=True)
-class Case:
-    """One planned call: the board (``"X.O......"``), its rank in report order (the
-    earliest in the game first), and the function's other argument, if any."""
-
-    board: str
-    rank: int
-    arg: Any = None
-    invalid: bool = False
-
-
-@dataclass
-class Plan:
-    """The calls per function, in the order they run."""
-
-    cases: dict[str, list[Case]] = field(default_factory=dict)
-    only: tuple[str, ...] = ()
-
-
-def grid(board: str) -> str:
-    """``"X.O.X...O"`` → ``"X.O/.X./..O"``."""
-    return "/".join(board[r * 3 : r * 3 + 3] for r in range(3))
-
-
-def literal(board: str) -> str:
-    """The board as the exercise writes it: ``[[X, EMPTY, O], ...]``."""
-    name = {"X": "X", "O": "O", ".": "EMPTY"}
-    rows = ("[" + ", ".join(name[c] for c in board[r * 3 : r * 3 + 3]) + "]" for r in range(3))
-    return "[" + ", ".join(rows) + "]"
+#: Invalid actions tried on every decision board besides its occupied cells. Python lists
+#: accept negative indices, which makes the last three a classic bug.
+OUT_OF_RANGE = ((3, 0), (0, 3), (-1, 0), (0, -1), (-1, -1))
 
 
-def failure(outcome: list[Any]) -> str | None:
-    """What went wrong with a call that gave no value, or None."""
-    kind = outcome[0]
-    if kind == "e":
-        return f"raised {outcome[1]}"
-    if kind == "x":
-        return f"called sys.exit({'' if outcome[1] == 'None' else outcome[1]})"
-    if kind == "i":
-        return "called input()"
-    if kind == "t":
-        return "did not return within the per-call time limit"
-    return None
+class CS50Child(Child):
+    """The child's side: the exercise's functions over a list-of-lists board."""
 
+    def prepare(self) -> dict[str, Any] | None:
+        ns = self.ns
+        self.x, self.o, self.empty = ns.X, ns.O, ns.EMPTY
+        self.cell = {"X": self.x, "O": self.o, ".": self.empty}
+        return None
 
-Form = Callable[[Any], bool]
+    def board(self, text: str) -> list[list[Any]]:
+        return [[self.cell[c] for c in text[r * 3 : r * 3 + 3]] for r in range(3)]
 
+    def symbol(self, value: Any) -> str | None:
+        for name, constant in (("X", self.x), ("O", self.o), (".", self.empty)):
+            try:
+                if value is constant or (type(value) is type(constant) and value == constant):
+                    return name
+            except BaseException:
+                return None
+        return None
 
-def kind(*types: type) -> Form:
-    """A value of exactly one of ``types`` (JSON's: bool is not an int here)."""
-    return lambda value: type(value) in types
+    def encode_board(self, value: Any) -> Any:
+        if not isinstance(value, (list, tuple)) or len(value) != 3:
+            return garbage_of(value)
+        out = []
+        for row in value:
+            if not isinstance(row, (list, tuple)) or len(row) != 3:
+                return garbage_of(value)
+            for cell in row:
+                name = self.symbol(cell)
+                if name is None:
+                    return garbage_of(value)
+                out.append(name)
+        return "".join(out)
 
+    def encode(self, function: str, value: Any) -> Any:
+        if function in ("player", "winner"):
+            name = self.symbol(value)
+            return name if name is not None else garbage_of(value)
+        if function == "terminal":
+            return value if type(value) is bool else garbage_of(value)
+        if function == "utility":
+            number = whole(value)
+            return number if number in (-1, 0, 1) else garbage_of(value)
+        if function == "actions":
+            if isinstance(value, (str, bytes)):
+                return garbage_of(value)
+            try:
+                cells = [pair(a) for a in list(value)]
+            except BaseException:
+                return garbage_of(value)
+            if any(c is None for c in cells):
+                return garbage_of(value)
+            return sorted(c for c in cells if c is not None)
+        if function == "minimax":
+            if value is None:
+                return None
+            cell = pair(value)
+            return cell if cell is not None else garbage_of(value)
+        return self.encode_board(value)  # result, initial_state
 
-def one_of(*choices: Any) -> Form:
-    return lambda value: any(type(value) is type(c) and value == c for c in choices)
-
-
-def listing(form: Form) -> Form:
-    return lambda value: type(value) is list and all(form(v) for v in value)
-
-
-def row(*forms: Form) -> Form:
-    return lambda value: (
-        type(value) is list
-        and len(value) == len(forms)
-        and all(f(v) for f, v in zip(forms, value, strict=True))
-    )
-
-
-def either(*forms: Form) -> Form:
-    return lambda value: any(f(value) for f in forms)
-
-
-#: A value that came back but is no answer at all: ``["g", its repr]``.
-GARBAGE = row(one_of("g"), kind(str))
-SYMBOL = one_of("X", "O", ".")
-CELL: Form = lambda value: type(value) is int and 0 <= value < 9  # noqa: E731
-BOARD: Form = lambda value: type(value) is str and len(value) == 9 and set(value) <= set("XO.")  # noqa: E731
-
-
-def garbage(value: Any) -> str | None:
-    if isinstance(value, list) and value[:1] == ["g"]:
-        return str(value[1])
-    return None
-
-
-class Exercise:
-    """One shape, parent side."""
-
-    key: ClassVar[str]
-    #: Names the module must define ("a|b": either).
-    names: ClassVar[tuple[str, ...]]
-    #: The checks, in the order they run and are reported.
-    functions: ClassVar[tuple[str, ...]]
-    #: The names each check calls.
-    needs: ClassVar[dict[str, tuple[str, ...]]]
-    #: Checks without the per-call limit (only the total one), and those timed per call.
-    unlimited: ClassVar[tuple[str, ...]] = ()
-    timed: ClassVar[tuple[str, ...]] = ()
-    #: "import" runs the module; "definitions" loads what it defines without its main code.
-    load: ClassVar[str] = "definitions"
-
-    def plan(self, truth: ExerciseTruth, only: tuple[str, ...]) -> Plan:
-        cases = self.cases(truth)
-        return Plan({f: c for f, c in cases.items() if not only or f in only}, only)
-
-    def cases(self, truth: ExerciseTruth) -> dict[str, list[Case]]:
-        raise NotImplementedError
-
-    def payload(self, function: str, case: Case) -> Any:
-        """What the child gets for a case."""
-        return case.board if case.arg is None else [case.board, case.arg]
-
-    #: The form of each check's value as an honest runner writes it (besides garbage).
-    forms: ClassVar[dict[str, Form]]
-
-    def well_formed(self, function: str, value: Any) -> bool:
-        """Whether ``value`` has the form the runner writes for ``function``: anything
-        else was written by someone else, and is never graded."""
-        return bool(self.forms[function](value) or GARBAGE(value))
-
-    def right(self, function: str, case: Case, outcome: list[Any], truth: ExerciseTruth) -> bool:
-        raise NotImplementedError
-
-    def expected(self, function: str, case: Case, truth: ExerciseTruth) -> str:
-        raise NotImplementedError
-
-    def got(self, function: str, outcome: list[Any], case: Case) -> str:
-        raise NotImplementedError
-
-    def call(self, function: str, case: Case) -> str:
-        """The call, with ``board`` for the board."""
-        raise NotImplementedError
-
-    def repro(self, function: str, case: Case, expected: str, got: str) -> str:
-        raise NotImplementedError
-
-    def counted(self, function: str, case: Case) -> bool:
-        """Whether a case counts in ``checked`` (invalid actions are counted apart)."""
-        return not case.invalid
-
-    def hints(self, sources: dict[str, str], report: CheckReport) -> list[str]:
-        """One line for each known mistake found in the source (the seeds' own bugs) that
-        explains a failure in ``report``."""
-        return []
+    def call(self, function: str, case: Any, run: Callable[..., list[Any]]) -> list[Any]:
+        target = getattr(self.ns, function)
+        if function == "initial_state":
+            outcome = run(target)
+        elif function == "result":
+            board = self.board(case[0])
+            before = [list(row) for row in board]  # cells are the student's constants
+            outcome = run(target, board, tuple(case[1]))
+            if board != before:
+                outcome.append("changed")
+        else:
+            outcome = run(target, self.board(case))
+        if outcome[0] == "v":
+            outcome[1] = self.encode(function, outcome[1])
+        return outcome
 
 
 def _symbol(s: str) -> str:
@@ -283,7 +234,7 @@ class CS50(Exercise):
         value = {1: "X wins", 0: "a draw", -1: "O wins"}[truth.value[i]]
         return f"one of {moves} (keeps the game value: {value})"
 
-    def got(self, function: str, outcome: list[Any], case: Case) -> str:
+    def got(self, function: str, outcome: list[Any], case: Case, truth: ExerciseTruth) -> str:
         failed = failure(outcome)
         if failed:
             return failed

@@ -1,39 +1,41 @@
-"""``ttt check`` for the course's own classes (seeds 000, 001 and 003), parent side.
-
-- ``course``: the ``Environment`` class (``board`` a 3×3 numpy array, ``x = -1``,
-  ``o = 1``, 0 empty): ``get_state`` on all 3^9 boards, ``game_over`` and ``winner`` and
-  ``reward`` on every reachable board, ``get_state_hash_and_winner`` (every board once),
-  ``initialV_x`` and ``initialV_o`` (or the course's ``initialV_0``).
-- ``board``: the ``Board`` class of the Q-learning text: ``Board(state)`` sets ``state``
-  and ``open`` on every reachable board; ``play(action, player)`` on every legal action
-  leaves the right ``state``, ``open``, ``winner`` and ``reward``.
+"""The course's ``Environment`` class (seeds 000 and 001: ``board`` a 3×3 numpy array,
+``x = -1``, ``o = 1``, 0 empty): ``get_state`` on all 3^9 boards, ``game_over`` and ``winner``
+and ``reward`` on every reachable board, ``get_state_hash_and_winner`` (every board once),
+``initialV_x`` and ``initialV_o`` (or the course's ``initialV_0``). Both sides of the check.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from tttlab.usercode.cases import ExerciseTruth, exercise_truth
-from tttlab.usercode.exercises import (
+from .base import (
     GARBAGE,
     SYMBOL,
     Case,
+    Child,
     Exercise,
     Form,
     either,
     failure,
     garbage,
+    garbage_of,
     grid,
     kind,
     listing,
-    one_of,
     row,
+    short,
+    truth_of,
+    whole,
 )
-from tttlab.usercode.report import CheckReport
 
-__all__ = ["BoardExercise", "CourseExercise"]
+if TYPE_CHECKING:
+    from tttlab.usercode.cases import ExerciseTruth
+    from tttlab.usercode.report import CheckReport
+
+__all__ = ["ALL_BOARDS", "CourseChild", "CourseExercise"]
 
 ALL_BOARDS = 3**9
 _DIGIT = {".": 0, "X": 1, "O": 2}
@@ -53,6 +55,107 @@ def _id(board: str) -> int:
 
 def _who(symbol: str) -> str:
     return {"X": "x", "O": "o", ".": "None"}[symbol]
+
+
+class CourseChild(Child):
+    """The child's side: the course's Environment (x = -1, o = 1 on a numpy board)."""
+
+    def env(self, board: str | None = None) -> Any:
+        env = self.ns.Environment()
+        if board is not None:
+            values = {"X": env.x, "O": env.o, ".": 0}
+            for k, c in enumerate(board):
+                env.board[k // 3, k % 3] = values[c]
+        return env
+
+    def symbol(self, env: Any, value: Any) -> str | None:
+        if value is None:
+            return "."
+        try:
+            if value == env.x:
+                return "X"
+            if value == env.o:
+                return "O"
+        except BaseException:
+            return None
+        return None
+
+    def call(self, function: str, case: Any, run: Callable[..., list[Any]]) -> list[Any]:
+        ns = self.ns
+        if function == "get_state":
+            outcome = run(lambda: self.env(case).get_state())
+            if outcome[0] == "v":
+                number = whole(outcome[1])
+                outcome[1] = number if number is not None else garbage_of(outcome[1])
+            return outcome
+        if function == "game_over":
+
+            def game_over() -> Any:
+                env = self.env(case)
+                ended = env.game_over(force_recalculate=True)
+                return [ended, env.winner, env.ended, env]
+
+            outcome = run(game_over)
+            if outcome[0] == "v":
+                ended, winner, flag, env = outcome[1]
+                parts = [truth_of(ended), self.symbol(env, winner), truth_of(flag)]
+                shown = [short(ended), short(winner), short(flag)]
+                outcome[1] = [
+                    p if p is not None else ["g", s] for p, s in zip(parts, shown, strict=True)
+                ]
+            return outcome
+        if function == "winner":
+
+            def winner() -> Any:
+                env = self.env(case)
+                env.game_over(force_recalculate=True)
+                return self.symbol(env, env.winner) or ["g", short(env.winner)]
+
+            return run(winner)
+        if function == "reward":
+            board, seat = case
+
+            def reward() -> Any:
+                env = self.env(board)
+                return env.reward(env.x if seat == "X" else env.o)
+
+            outcome = run(reward)
+            if outcome[0] == "v":
+                number = whole(outcome[1])
+                outcome[1] = number if number is not None else garbage_of(outcome[1])
+            return outcome
+        if function == "get_state_hash_and_winner":
+            outcome = run(lambda: self._triples(ns.get_state_hash_and_winner(self.env())))
+            return outcome
+        # initialV_x, initialV_o: called with the reachable states' triples
+        target = getattr(ns, function, None) or ns.initialV_0
+
+        def initial() -> Any:
+            env = self.env()
+            symbols = {"X": env.x, "O": env.o, ".": None}
+            triples = [(s, symbols[w], bool(e)) for s, w, e in case]
+            values = target(env, triples)
+            return [float(values[s]) for s, _, _ in case]
+
+        return run(initial)
+
+    def _triples(self, found: Any) -> Any:
+        env = self.env()
+        try:
+            items = list(found)
+        except BaseException:
+            return garbage_of(found)
+        out = []
+        for item in items:
+            try:
+                state, winner, ended = item
+            except BaseException:
+                return garbage_of(item)
+            number, flag, name = whole(state), truth_of(ended), self.symbol(env, winner)
+            if number is None or flag is None or name is None:
+                return garbage_of(item)
+            out.append([number, name, flag])
+        return out
 
 
 class CourseExercise(Exercise):
@@ -118,9 +221,10 @@ class CourseExercise(Exercise):
         seat = "X" if function == "initialV_x" else "O"
         return (1.0 if winner == seat else 0.0) if ended else 0.5
 
-    def _first_wrong(self, function: str, case: Case, value: Any) -> str | None:
+    def _first_wrong(
+        self, function: str, case: Case, value: Any, truth: ExerciseTruth
+    ) -> str | None:
         """For the whole-table checks: the first entry that is wrong, in words."""
-        truth = exercise_truth()
         if function == "get_state_hash_and_winner":
             seen: dict[int, list[Any]] = {}
             for state, winner, ended in value:
@@ -161,7 +265,7 @@ class CourseExercise(Exercise):
             return bool(value == truth.winner[i])
         if function == "reward":
             return bool(value == int(truth.terminal[i] and truth.winner[i] == case.arg))
-        return self._first_wrong(function, case, value) is None
+        return self._first_wrong(function, case, value, truth) is None
 
     def expected(self, function: str, case: Case, truth: ExerciseTruth) -> str:
         i = case.rank
@@ -177,7 +281,7 @@ class CourseExercise(Exercise):
             return f"all {ALL_BOARDS:,} states once, with the right winner and ended"
         return "1 for a win, 0 for a loss or a draw, 0.5 otherwise"
 
-    def got(self, function: str, outcome: list[Any], case: Case) -> str:
+    def got(self, function: str, outcome: list[Any], case: Case, truth: ExerciseTruth) -> str:
         failed = failure(outcome)
         if failed:
             return failed
@@ -191,7 +295,7 @@ class CourseExercise(Exercise):
         if function == "winner":
             return f"env.{_who(value)}" if value != "." else "None"
         if function in ("get_state_hash_and_winner", "initialV_x", "initialV_o"):
-            return self._first_wrong(function, case, value) or "right"
+            return self._first_wrong(function, case, value, truth) or "right"
         return str(value)
 
     def call(self, function: str, case: Case) -> str:
@@ -246,81 +350,3 @@ def _returns_then_more(body: list[ast.stmt]) -> bool:
         if isinstance(statement, ast.Return):
             return k < len(body) - 1
     return False
-
-
-class BoardExercise(Exercise):
-    """The Board class of the Q-learning text."""
-
-    key = "board"
-    functions = ("Board", "play")
-    names = ("Board",)
-    needs: ClassVar[dict[str, tuple[str, ...]]] = {"Board": ("Board",), "play": ("Board",)}
-    _after_form = row(
-        kind(str),
-        listing(kind(int)),
-        either(one_of(None, "0", "1", "2"), GARBAGE),
-        either(kind(int), GARBAGE),
-    )
-    forms: ClassVar[dict[str, Form]] = {"Board": _after_form, "play": _after_form}
-
-    def cases(self, truth: ExerciseTruth) -> dict[str, list[Case]]:
-        return {
-            "Board": [Case(truth.boards[i], i) for i in range(truth.size)],
-            "play": [
-                Case(truth.boards[i], i, m) for i in truth.decisions() for m in truth.legal[i]
-            ],
-        }
-
-    @staticmethod
-    def _digits(board: str) -> str:
-        return "".join(str(_DIGIT[c]) for c in board)
-
-    def _after(self, case: Case, truth: ExerciseTruth) -> list[Any]:
-        if case.arg is None:
-            board = case.board
-            return [self._digits(board), [k for k, c in enumerate(board) if c == "."]]
-        child = truth.child[case.rank][case.arg]
-        j = truth.where[child]
-        winner = {"X": "1", "O": "2", ".": "0"}[truth.winner[j]] if truth.terminal[j] else None
-        return [
-            self._digits(child),
-            [k for k, c in enumerate(child) if c == "."],
-            winner,
-            truth.utility[j],
-        ]
-
-    def right(self, function: str, case: Case, outcome: list[Any], truth: ExerciseTruth) -> bool:
-        if outcome[0] != "v" or garbage(outcome[1]) is not None:
-            return False
-        wanted = self._after(case, truth)
-        return bool(outcome[1][: len(wanted)] == wanted)
-
-    def expected(self, function: str, case: Case, truth: ExerciseTruth) -> str:
-        return self._describe(self._after(case, truth))
-
-    @staticmethod
-    def _describe(value: list[Any]) -> str:
-        parts = [f"state {value[0]!r}", f"open {value[1]}"]
-        if len(value) > 2:
-            parts += [f"winner {value[2]!r}", f"reward {value[3]}"]
-        return ", ".join(parts)
-
-    def got(self, function: str, outcome: list[Any], case: Case) -> str:
-        failed = failure(outcome)
-        if failed:
-            return failed
-        value = outcome[1]
-        junk = garbage(value)
-        if junk is not None:
-            return f"{junk} (not a valid board)"
-        shown = [garbage(v) or v for v in value]
-        return self._describe(shown if function == "play" else shown[:2])
-
-    def call(self, function: str, case: Case) -> str:
-        if function == "Board":
-            return f"Board({self._digits(case.board)!r})"
-        player = "1" if case.board.count("X") == case.board.count("O") else "2"
-        return f"Board({self._digits(case.board)!r}).play({case.arg}, {player!r})"
-
-    def repro(self, function: str, case: Case, expected: str, got: str) -> str:
-        return f"{self.call(function, case)} should leave {expected}; got {got}"

@@ -1,0 +1,244 @@
+"""What every exercise shape shares, on both sides of ``ttt check`` (standard library only:
+a copy of this package runs in the box).
+
+- The child's side, :class:`Child`: boards arrive as 9-character strings of ``X``, ``O`` and
+  ``.``; each shape turns them into the student's own representation, makes one call per
+  case, and encodes the answer in tttlab's terms (or as ``["g", repr]`` when it is not a
+  valid answer at all).
+- The parent's side, :class:`Exercise`: the calls to make (cheap ones first), the form of
+  each value the child may write (anything else was not written by the child's shape, and is
+  never graded), what is right against the truth, and how to word a counterexample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..protocol import describe
+
+if TYPE_CHECKING:
+    from tttlab.usercode.cases import ExerciseTruth
+    from tttlab.usercode.report import CheckReport
+
+__all__ = [
+    "BOARD",
+    "CELL",
+    "GARBAGE",
+    "SYMBOL",
+    "Case",
+    "Child",
+    "Exercise",
+    "Plan",
+    "either",
+    "failure",
+    "garbage",
+    "grid",
+    "kind",
+    "listing",
+    "literal",
+    "one_of",
+    "row",
+    "short",
+]
+
+
+def short(value: Any) -> str:
+    try:
+        text = repr(value)
+    except BaseException:
+        text = f"<{type(value).__name__}>"
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def garbage_of(value: Any) -> list[str]:
+    return ["g", short(value)]
+
+
+def whole(value: Any) -> int | None:
+    """An integer (Python's or numpy's, or a float with no fraction), else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return int(value.__index__())
+    except BaseException:
+        pass
+    try:
+        number = float(value)
+    except BaseException:
+        return None
+    return int(number) if number.is_integer() else None
+
+
+def truth_of(value: Any) -> bool | None:
+    """True or False (Python's or numpy's), else None."""
+    if type(value).__name__ in ("bool", "bool_"):
+        return bool(value)
+    return None
+
+
+def pair(value: Any) -> int | None:
+    """The cell index of an ``(i, j)`` action with 0 <= i, j < 3, else None."""
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        return None
+    i, j = (whole(v) for v in value)
+    if i is None or j is None or not (0 <= i < 3 and 0 <= j < 3):
+        return None
+    return i * 3 + j
+
+
+class Child:
+    """One exercise shape, the child's side: a call per function, its value encoded."""
+
+    names: tuple[str, ...] = ()
+
+    def __init__(self, ns: Any) -> None:
+        self.ns = ns
+
+    def prepare(self) -> dict[str, Any] | None:
+        """Anything to report before the calls (a dict), or None."""
+        return None
+
+    def call(self, function: str, case: Any, run: Callable[..., list[Any]]) -> list[Any]:
+        """Make one call through ``run(callable, *args)`` and encode its value."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Case:
+    """One planned call: the board (``"X.O......"``), its rank in report order (the
+    earliest in the game first), and the function's other argument, if any."""
+
+    board: str
+    rank: int
+    arg: Any = None
+    invalid: bool = False
+
+
+@dataclass
+class Plan:
+    """The calls per function, in the order they run."""
+
+    cases: dict[str, list[Case]] = field(default_factory=dict)
+    only: tuple[str, ...] = ()
+
+
+def grid(board: str) -> str:
+    """``"X.O.X...O"`` → ``"X.O/.X./..O"``."""
+    return "/".join(board[r * 3 : r * 3 + 3] for r in range(3))
+
+
+def literal(board: str) -> str:
+    """The board as the exercise writes it: ``[[X, EMPTY, O], ...]``."""
+    name = {"X": "X", "O": "O", ".": "EMPTY"}
+    rows = ("[" + ", ".join(name[c] for c in board[r * 3 : r * 3 + 3]) + "]" for r in range(3))
+    return "[" + ", ".join(rows) + "]"
+
+
+def failure(outcome: list[Any]) -> str | None:
+    """What went wrong with a call that gave no value, or None."""
+    return describe(outcome)
+
+
+Form = Callable[[Any], bool]
+
+
+def kind(*types: type) -> Form:
+    """A value of exactly one of ``types`` (JSON's: bool is not an int here)."""
+    return lambda value: type(value) in types
+
+
+def one_of(*choices: Any) -> Form:
+    return lambda value: any(type(value) is type(c) and value == c for c in choices)
+
+
+def listing(form: Form) -> Form:
+    return lambda value: type(value) is list and all(form(v) for v in value)
+
+
+def row(*forms: Form) -> Form:
+    return lambda value: (
+        type(value) is list
+        and len(value) == len(forms)
+        and all(f(v) for f, v in zip(forms, value, strict=True))
+    )
+
+
+def either(*forms: Form) -> Form:
+    return lambda value: any(f(value) for f in forms)
+
+
+#: A value that came back but is no answer at all: ``["g", its repr]``.
+GARBAGE = row(one_of("g"), kind(str))
+SYMBOL = one_of("X", "O", ".")
+CELL: Form = lambda value: type(value) is int and 0 <= value < 9  # noqa: E731
+BOARD: Form = lambda value: type(value) is str and len(value) == 9 and set(value) <= set("XO.")  # noqa: E731
+
+
+def garbage(value: Any) -> str | None:
+    if isinstance(value, list) and value[:1] == ["g"]:
+        return str(value[1])
+    return None
+
+
+class Exercise:
+    """One shape, parent side."""
+
+    key: ClassVar[str]
+    #: Names the module must define ("a|b": either).
+    names: ClassVar[tuple[str, ...]]
+    #: The checks, in the order they run and are reported.
+    functions: ClassVar[tuple[str, ...]]
+    #: The names each check calls.
+    needs: ClassVar[dict[str, tuple[str, ...]]]
+    #: Checks without the per-call limit (only the total one), and those timed per call.
+    unlimited: ClassVar[tuple[str, ...]] = ()
+    timed: ClassVar[tuple[str, ...]] = ()
+    #: "import" runs the module; "definitions" loads what it defines without its main code.
+    load: ClassVar[str] = "definitions"
+
+    def plan(self, truth: ExerciseTruth, only: tuple[str, ...]) -> Plan:
+        cases = self.cases(truth)
+        return Plan({f: c for f, c in cases.items() if not only or f in only}, only)
+
+    def cases(self, truth: ExerciseTruth) -> dict[str, list[Case]]:
+        raise NotImplementedError
+
+    def payload(self, function: str, case: Case) -> Any:
+        """What the child gets for a case."""
+        return case.board if case.arg is None else [case.board, case.arg]
+
+    #: The form of each check's value as an honest runner writes it (besides garbage).
+    forms: ClassVar[dict[str, Form]]
+
+    def well_formed(self, function: str, value: Any) -> bool:
+        """Whether ``value`` has the form the runner writes for ``function``: anything
+        else was written by someone else, and is never graded."""
+        return bool(self.forms[function](value) or GARBAGE(value))
+
+    def right(self, function: str, case: Case, outcome: list[Any], truth: ExerciseTruth) -> bool:
+        raise NotImplementedError
+
+    def expected(self, function: str, case: Case, truth: ExerciseTruth) -> str:
+        raise NotImplementedError
+
+    def got(self, function: str, outcome: list[Any], case: Case, truth: ExerciseTruth) -> str:
+        raise NotImplementedError
+
+    def call(self, function: str, case: Case) -> str:
+        """The call, with ``board`` for the board."""
+        raise NotImplementedError
+
+    def repro(self, function: str, case: Case, expected: str, got: str) -> str:
+        raise NotImplementedError
+
+    def counted(self, function: str, case: Case) -> bool:
+        """Whether a case counts in ``checked`` (invalid actions are counted apart)."""
+        return not case.invalid
+
+    def hints(self, sources: dict[str, str], report: CheckReport) -> list[str]:
+        """One line for each known mistake found in the source (the seeds' own bugs) that
+        explains a failure in ``report``."""
+        return []

@@ -1,0 +1,157 @@
+"""The ``Board`` class of the Q-learning text (seed 003): ``Board(state)`` sets ``state`` and
+``open`` on every reachable board; ``play(action, player)`` on every legal action leaves the
+right ``state``, ``open``, ``winner`` and ``reward``. Both sides of the check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .base import (
+    GARBAGE,
+    Case,
+    Child,
+    Exercise,
+    Form,
+    either,
+    failure,
+    garbage,
+    garbage_of,
+    kind,
+    listing,
+    one_of,
+    row,
+    whole,
+)
+
+if TYPE_CHECKING:
+    from tttlab.usercode.cases import ExerciseTruth
+
+__all__ = ["BoardChild", "BoardExercise"]
+
+_DIGIT = {".": 0, "X": 1, "O": 2}
+
+
+class BoardChild(Child):
+    """The child's side: the Board class of the Q-learning text ("0" empty, "1" X, "2" O)."""
+
+    digits: ClassVar[dict[str, str]] = {"X": "1", "O": "2", ".": "0"}
+
+    def encode(self, board: Any) -> Any:
+        state, open_, winner, reward = (
+            getattr(board, a, None) for a in ("state", "open", "winner", "reward")
+        )
+        if not isinstance(state, str):
+            return garbage_of(state)
+        try:
+            found = [whole(c) for c in open_]  # type: ignore[union-attr]
+        except BaseException:
+            return garbage_of(open_)
+        if any(c is None for c in found):
+            return garbage_of(open_)
+        cells = sorted(c for c in found if c is not None)
+        number = whole(reward)
+        return [
+            state,
+            cells,
+            winner if winner in (None, "0", "1", "2") else garbage_of(winner),
+            number if number is not None else garbage_of(reward),
+        ]
+
+    def call(self, function: str, case: Any, run: Callable[..., list[Any]]) -> list[Any]:
+        if function == "Board":
+            state = "".join(self.digits[c] for c in case)
+            outcome = run(lambda: self.ns.Board(state))
+        else:
+            board_text, action = case
+            state = "".join(self.digits[c] for c in board_text)
+            player = "1" if board_text.count("X") == board_text.count("O") else "2"
+
+            def play() -> Any:
+                board = self.ns.Board(state)
+                board.play(action, player)
+                return board
+
+            outcome = run(play)
+        if outcome[0] == "v":
+            outcome[1] = self.encode(outcome[1])
+        return outcome
+
+
+class BoardExercise(Exercise):
+    """The Board class of the Q-learning text."""
+
+    key = "board"
+    functions = ("Board", "play")
+    names = ("Board",)
+    needs: ClassVar[dict[str, tuple[str, ...]]] = {"Board": ("Board",), "play": ("Board",)}
+    _after_form = row(
+        kind(str),
+        listing(kind(int)),
+        either(one_of(None, "0", "1", "2"), GARBAGE),
+        either(kind(int), GARBAGE),
+    )
+    forms: ClassVar[dict[str, Form]] = {"Board": _after_form, "play": _after_form}
+
+    def cases(self, truth: ExerciseTruth) -> dict[str, list[Case]]:
+        return {
+            "Board": [Case(truth.boards[i], i) for i in range(truth.size)],
+            "play": [
+                Case(truth.boards[i], i, m) for i in truth.decisions() for m in truth.legal[i]
+            ],
+        }
+
+    @staticmethod
+    def _digits(board: str) -> str:
+        return "".join(str(_DIGIT[c]) for c in board)
+
+    def _after(self, case: Case, truth: ExerciseTruth) -> list[Any]:
+        if case.arg is None:
+            board = case.board
+            return [self._digits(board), [k for k, c in enumerate(board) if c == "."]]
+        child = truth.child[case.rank][case.arg]
+        j = truth.where[child]
+        winner = {"X": "1", "O": "2", ".": "0"}[truth.winner[j]] if truth.terminal[j] else None
+        return [
+            self._digits(child),
+            [k for k, c in enumerate(child) if c == "."],
+            winner,
+            truth.utility[j],
+        ]
+
+    def right(self, function: str, case: Case, outcome: list[Any], truth: ExerciseTruth) -> bool:
+        if outcome[0] != "v" or garbage(outcome[1]) is not None:
+            return False
+        wanted = self._after(case, truth)
+        return bool(outcome[1][: len(wanted)] == wanted)
+
+    def expected(self, function: str, case: Case, truth: ExerciseTruth) -> str:
+        return self._describe(self._after(case, truth))
+
+    @staticmethod
+    def _describe(value: list[Any]) -> str:
+        parts = [f"state {value[0]!r}", f"open {value[1]}"]
+        if len(value) > 2:
+            parts += [f"winner {value[2]!r}", f"reward {value[3]}"]
+        return ", ".join(parts)
+
+    def got(self, function: str, outcome: list[Any], case: Case, truth: ExerciseTruth) -> str:
+        failed = failure(outcome)
+        if failed:
+            return failed
+        value = outcome[1]
+        junk = garbage(value)
+        if junk is not None:
+            return f"{junk} (not a valid board)"
+        shown = [garbage(v) or v for v in value]
+        return self._describe(shown if function == "play" else shown[:2])
+
+    def call(self, function: str, case: Case) -> str:
+        if function == "Board":
+            return f"Board({self._digits(case.board)!r})"
+        player = "1" if case.board.count("X") == case.board.count("O") else "2"
+        return f"Board({self._digits(case.board)!r}).play({case.arg}, {player!r})"
+
+    def repro(self, function: str, case: Case, expected: str, got: str) -> str:
+        return f"{self.call(function, case)} should leave {expected}; got {got}"
