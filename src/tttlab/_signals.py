@@ -1,4 +1,11 @@
-"""Ctrl-C that is never lost inside numba's compiler.
+"""Ctrl-C that is never lost.
+
+Until a command has something to clean up, a Ctrl-C ends the process at once with 130 (and
+one line on stderr), from the signal handler itself: no frame it lands in can swallow it.
+Training takes over with its own handler once its loop starts (a flag read between batches,
+:class:`tttlab.training.StopOnSignal`); a command whose work must be cleaned up on Ctrl-C
+(stopping a sweep's workers, a check's boxes) calls :func:`raise_interrupts` first, and from
+then on a Ctrl-C raises ``KeyboardInterrupt``, as below.
 
 When numba compiles or loads a kernel, llvmlite calls back into Python through ctypes, and an
 exception raised inside a ctypes callback is printed and dropped ("Exception ignored on
@@ -12,13 +19,36 @@ except inside such a callback: then it asks again a moment later, from outside.
 from __future__ import annotations
 
 import _thread
+import contextlib
+import os
 import signal
+import sys
 import threading
 from types import FrameType
 
-__all__ = ["install_safe_interrupt"]
+__all__ = ["install_safe_interrupt", "raise_interrupts"]
 
 _RETRY_SECONDS = 0.02
+#: The exit status of a command stopped by Ctrl-C.
+INTERRUPTED = 130
+#: Whether a Ctrl-C raises KeyboardInterrupt (a command has something to clean up).
+_raising = False
+
+
+def raise_interrupts() -> None:
+    """From now on a Ctrl-C raises ``KeyboardInterrupt`` (so that the command's own
+    clean-up runs), rather than ending the process at once."""
+    global _raising
+    _raising = True
+
+
+def _end_now() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    with contextlib.suppress(OSError):
+        os.write(2, b"ttt: interrupted\n")
+    os._exit(INTERRUPTED)
 
 
 def _would_be_dropped(frame: FrameType | None) -> bool:
@@ -41,6 +71,8 @@ def _would_be_dropped(frame: FrameType | None) -> bool:
 
 
 def _handler(signum: int, frame: FrameType | None) -> None:
+    if not _raising:
+        _end_now()
     if _would_be_dropped(frame):
         timer = threading.Timer(_RETRY_SECONDS, _thread.interrupt_main, args=(signum,))
         timer.daemon = True

@@ -68,6 +68,33 @@ def _wait(seconds: float) -> None:
         time.sleep(0.01)
 
 
+@pytest.fixture
+def raising(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command that has asked for KeyboardInterrupt (tttlab._signals.raise_interrupts)."""
+    monkeypatch.setattr("tttlab._signals._raising", True)
+
+
+def test_before_a_command_asks_for_interrupts_ctrl_c_ends_the_process_wherever_it_lands() -> None:
+    """Start-up: nothing to save yet, so the handler ends the process itself with 130, even
+    inside a callback whose exceptions Python drops (the Ctrl-C that was lost in make test)."""
+    source = (
+        "import signal, sys\n"
+        "from tttlab._signals import _handler\n"
+        "namespace = {'handler': _handler, 'signal': signal, 'sys': sys}\n"
+        "code = 'def cb():\\n    handler(signal.SIGINT, sys._getframe())\\n'\n"
+        "exec(compile(code, '<frozen importlib._bootstrap>', 'exec'), namespace)\n"
+        "namespace['cb']()\n"
+        "print('trained on')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", source], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 130
+    assert done.stderr == "ttt: interrupted\n"
+    assert done.stdout == ""
+
+
+@pytest.mark.usefixtures("raising")
 def test_ctrl_c_inside_a_callback_whose_errors_python_drops_comes_again_from_outside() -> None:
     """A Ctrl-C that landed in the import system's module-lock weakref callback was printed
     as "Exception ignored in: <function _get_module_lock.<locals>.cb>" and lost: the command
@@ -91,6 +118,7 @@ def test_ctrl_c_inside_a_callback_whose_errors_python_drops_comes_again_from_out
         signal.signal(signal.SIGINT, previous)
 
 
+@pytest.mark.usefixtures("raising")
 def test_ctrl_c_while_a_class_sets_up_its_descriptors_comes_again_outside() -> None:
     """Seen once in make test: Ctrl-C landed in ``cached_property.__set_name__`` while numba
     created a class, and Python 3.11 turned it into "RuntimeError: Error calling

@@ -17,6 +17,7 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
+from tttlab._signals import raise_interrupts
 from tttlab.atomic import write_atomically
 from tttlab.cli.common import (
     CommandError,
@@ -132,6 +133,7 @@ def check_command(
     own (a private copy of its files, no network, its own processes, limits on time,
     memory, files and processes); what it reports is checked, never believed.
     """
+    raise_interrupts()  # a Ctrl-C ends each box and removes its cgroup
     if csv_path is not None:
         writable_target(csv_path, "'--csv'")
     for path in paths:

@@ -12,6 +12,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from tttlab._signals import raise_interrupts
 from tttlab.cli.common import (
     CommandError,
     FiniteFloat,
@@ -96,6 +97,7 @@ def sweep_command(
     as_json: bool,
 ) -> None:
     """Train and judge every combination of ALGORITHMS, --episodes, --seeds and --set."""
+    raise_interrupts()  # a Ctrl-C stops the workers and says what was saved
     geometry = geometry_from(board, k)
     address = address or os.environ.get("RAY_ADDRESS") or None
     try:

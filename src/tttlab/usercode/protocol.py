@@ -22,11 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["ChannelError", "Reader", "describe"]
-
-
-class ChannelError(ValueError):
-    """A line on the results channel that the runner cannot have written."""
+__all__ = ["Reader", "describe"]
 
 
 def describe(outcome: list[Any], import_seconds: float | None = None) -> str | None:
@@ -55,8 +51,8 @@ def describe(outcome: list[Any], import_seconds: float | None = None) -> str | N
 class Reader:
     """The parent's side: checks each line's type, range and phase, and records it on
     ``raw`` (a :class:`~tttlab.usercode.sandbox.RawRun`); ``cases`` is the number of calls
-    of each check, in the order they run. A line the runner cannot have written raises
-    :class:`ChannelError`."""
+    of each check, in the order they run. A line the runner cannot have written raises a
+    ``ValueError`` that says what is wrong with it."""
 
     def __init__(
         self, raw: Any, cases: dict[str, int], names: Iterable[str], timed: Iterable[str]
@@ -73,22 +69,22 @@ class Reader:
         raw = self.raw
         if isinstance(item, list):
             if self.phase is None:
-                raise ChannelError("a result outside any check")
+                raise ValueError("a result outside any check")
             if len(raw.results[self.phase]) >= self.cases[self.phase]:
-                raise ChannelError(f"more results for {self.phase} than calls")
+                raise ValueError(f"more results for {self.phase} than calls")
             raw.results[self.phase].append(self._outcome(item))
             return
         if not isinstance(item, dict):
-            raise ChannelError("neither a result nor a mark")
+            raise ValueError("neither a result nor a mark")
         keys = set(item)
         if raw.imported is None:
             if not keys <= {"import", "missing", "skipped", "printed", "first_print"}:
-                raise ChannelError("the first line is not the import's")
+                raise ValueError("the first line is not the import's")
             imported = _need(item, "import", list)
             raw.imported = imported if imported == ["v"] else self._outcome(imported)
             raw.missing = _strings(item.get("missing", []))
             if not set(raw.missing) <= self.names:
-                raise ChannelError("a missing name that was not asked for")
+                raise ValueError("a missing name that was not asked for")
             raw.skipped = _strings(item.get("skipped", []))
             self._printed(item)
             return
@@ -97,61 +93,61 @@ class Reader:
         elif keys == {"phase"} and self.phase is None:
             name = _need(item, "phase", str)
             if name not in self.order[self.next_phase :]:
-                raise ChannelError(f"check {name[:40]!r} is not next")
+                raise ValueError(f"check {name[:40]!r} is not next")
             self.next_phase = self.order.index(name) + 1
             self.phase = name
             raw.results[name] = []
         elif "end" in keys and keys <= {"end", "printed", "first_print"}:
             if item["end"] != self.phase or self.phase is None:
-                raise ChannelError("the end of a check that is not running")
+                raise ValueError("the end of a check that is not running")
             raw.finished.add(self.phase)
             self.phase = None
             self._printed(item)
         else:
-            raise ChannelError("a mark out of place")
+            raise ValueError("a mark out of place")
 
     def _printed(self, item: dict[str, Any]) -> None:
         printed = item.get("printed", 0)
         if type(printed) is not int or printed < self.raw.printed:
-            raise ChannelError("a print count that is not a count")
+            raise ValueError("a print count that is not a count")
         self.raw.printed = printed
         first = item.get("first_print", "")
         if not isinstance(first, str):
-            raise ChannelError("a first print that is not text")
+            raise ValueError("a first print that is not text")
         self.raw.first_print = self.raw.first_print or first[:80]
 
     def _outcome(self, item: list[Any]) -> list[Any]:
         """``["v", value, ...]``, ``["e", text]``, ``["x", text]``, ``["i"]``, ``["t"]``,
         each with a time when the check is timed."""
         if not item or item[0] not in ("v", "e", "x", "i", "t"):
-            raise ChannelError("an outcome of no known kind")
+            raise ValueError("an outcome of no known kind")
         timed = self.phase in self.timed
         rest = item[1:]
         if timed:
             if not rest or not (rest[-1] is None or type(rest[-1]) in (int, float)):
-                raise ChannelError("a timed call without its time")
+                raise ValueError("a timed call without its time")
             rest = rest[:-1]
         kind = item[0]
         if kind == "v":
             extras = rest[1:]
             if not rest or extras not in ([], ["changed"]):
-                raise ChannelError("a value in the wrong form")
+                raise ValueError("a value in the wrong form")
         elif kind in ("e", "x"):
             if len(rest) != 1 or not isinstance(rest[0], str):
-                raise ChannelError("an error without its text")
+                raise ValueError("an error without its text")
         elif rest:
-            raise ChannelError("an outcome with more than it carries")
+            raise ValueError("an outcome with more than it carries")
         return item
 
 
 def _need(item: dict[str, Any], key: str, kind: type) -> Any:
     value = item.get(key)
     if not isinstance(value, kind):
-        raise ChannelError(f"{key!r} of the wrong type")
+        raise ValueError(f"{key!r} of the wrong type")
     return value
 
 
 def _strings(value: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ChannelError("a list of names that is not one")
+        raise ValueError("a list of names that is not one")
     return [v[:200] for v in value]

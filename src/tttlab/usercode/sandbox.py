@@ -132,7 +132,7 @@ class RawRun:
         for number, line in enumerate(lines, 1):
             try:
                 reader.take(json.loads(line))
-            except (ValueError, RecursionError) as error:  # a ChannelError is a ValueError
+            except (ValueError, RecursionError) as error:
                 self.channel = f"line {number}: {str(error)[:120]}"
                 return
 
