@@ -78,7 +78,11 @@ def test_every_package_and_module_has_a_layer() -> None:
 
 
 def test_no_function_of_the_api_shares_a_name_with_a_subpackage() -> None:
-    api = (SRC / "api" / "calls.py").read_text()
-    functions = {node.name for node in ast.parse(api).body if isinstance(node, ast.FunctionDef)}
-    assert {"train", "evaluate", "solve", "mdp"} <= functions
+    functions = {
+        node.name
+        for module in ("calls.py", "judging.py")
+        for node in ast.parse((SRC / "api" / module).read_text()).body
+        if isinstance(node, ast.FunctionDef)
+    }
+    assert {"train", "evaluate", "solve", "mdp", "check"} <= functions
     assert not functions & set(LAYER)

@@ -13,13 +13,15 @@ Bad input raises a :class:`~tttlab.TttlabError` (a ``ValueError``) with a one-li
 every error class of tttlab's own subclasses it, and an argument of the wrong type raises
 :class:`~tttlab.TttlabTypeError` (also a ``TypeError``).
 
-The modules: :mod:`~tttlab.api.calls` (the functions), :mod:`~tttlab.api.agents` (what
+The modules: :mod:`~tttlab.api.calls` (the functions), :mod:`~tttlab.api.judging` (the
+judges: :func:`evaluate` and :func:`check`), :mod:`~tttlab.api.agents` (what
 :func:`load` and :func:`train` return), :mod:`~tttlab.api.results` (the typed results),
 :mod:`~tttlab.api.checks` (argument checks), :mod:`~tttlab.api.display` (notebook HTML).
 """
 
 from tttlab.api.agents import BuiltinAgent, LoadedAgent, TrainedAgent, TrainedNetwork, load
-from tttlab.api.calls import arena, check, evaluate, mdp, position, solve, train, uses_table
+from tttlab.api.calls import arena, mdp, position, solve, train, uses_table
+from tttlab.api.judging import check, evaluate
 from tttlab.api.results import ArenaResult, Curve, Evaluation, MDPResult, Proof, SolveResult
 from tttlab.errors import TttlabError, TttlabTypeError
 from tttlab.usercode.report import CheckReport

@@ -26,8 +26,7 @@ from tttlab.api.checks import geometry_of
 from tttlab.errors import TttlabTypeError
 from tttlab.evaluation.curves import routine_judging
 from tttlab.game import DEFAULT, Geometry
-from tttlab.io import check_board, file_agent, is_builtin, save_agent
-from tttlab.usercode.adapters import is_user_spec, user_agent
+from tttlab.io import check_board, file_agent, is_builtin, resolve_agent, save_agent, user_agent
 
 if TYPE_CHECKING:
     from tttlab.api.results import Curve, Evaluation
@@ -64,7 +63,7 @@ class _Trained:
         """The exact evaluation, as ``ttt eval`` (computed once)."""
         cached: Evaluation | None = self.__dict__.get("_evaluation")
         if cached is None:
-            from tttlab.api.calls import evaluate
+            from tttlab.api.judging import evaluate
 
             agent: Any = self
             cached = evaluate(agent)
@@ -157,11 +156,11 @@ def as_agent(
 
     Besides tttlab's agents, names and files, ``agent`` may be user code: a
     ``"file.py:NAME"`` or ``"package.module:NAME"`` string, a function or a model, under a
-    ``convention`` of :mod:`tttlab.usercode.adapters` (detected when None)."""
-    if isinstance(agent, (str, Path)) and is_user_spec(str(agent)):
-        loaded: Agent = user_agent(str(agent), geometry or DEFAULT, convention)
-    elif isinstance(agent, (str, Path)):
-        loaded = load(agent, geometry)
+    ``convention`` of :mod:`tttlab.io.adapters` (detected when None)."""
+    if isinstance(agent, (str, Path)):  # the one dispatch: built-in, file or user code
+        loaded: Agent = resolve_agent(str(agent), geometry, convention=convention)
+        if isinstance(loaded, (LearnedAgent, NetworkAgent)):
+            loaded = trained(loaded)
     elif hasattr(agent, "select_move") and hasattr(agent, "name") and convention in (None, "agent"):
         loaded = agent
     elif callable(agent) or callable(getattr(agent, "predict", None)):

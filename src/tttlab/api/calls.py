@@ -14,9 +14,9 @@ from tttlab.agents.base import policy_matrix
 from tttlab.agents.network import NetworkAgent
 from tttlab.api.agents import TrainedAgent, TrainedNetwork, as_agent, load, trained
 from tttlab.api.checks import geometry_of, seat_of, whole
-from tttlab.api.results import ArenaResult, Curve, Evaluation, MDPResult, Proof, SolveResult
+from tttlab.api.results import ArenaResult, Curve, MDPResult, SolveResult
 from tttlab.errors import ConfigError, TttlabError, TttlabTypeError
-from tttlab.evaluation import evaluate_seats, prove_worst_case, round_robin
+from tttlab.evaluation import round_robin
 from tttlab.game import (
     DEFAULT,
     Geometry,
@@ -28,97 +28,17 @@ from tttlab.game import (
 )
 from tttlab.hyperparameters import check_learner
 from tttlab.io import is_builtin
-from tttlab.limits import EXACT_JUDGE_POSITIONS, MDP_POSITIONS, TABLE_SOLVE_CANDIDATES
+from tttlab.limits import MDP_POSITIONS, TABLE_SOLVE_CANDIDATES
 from tttlab.solvers.summary import search_summary, table_summary
 from tttlab.training import Callback, ConsoleProgress, Watcher, drive, start
-from tttlab.usercode.grading import check_path
-from tttlab.usercode.report import CheckReport
 
 if TYPE_CHECKING:
     from tttlab.agents.learned import LearnedAgent
 
-__all__ = ["arena", "check", "evaluate", "mdp", "position", "solve", "train", "uses_table"]
+__all__ = ["arena", "mdp", "position", "solve", "train", "uses_table"]
 
 TableLearner = Literal["td", "q", "sarsa", "expected-sarsa", "double-q"]
 NetworkLearner = Literal["alphazero", "dqn", "ppo"]
-
-
-@overload
-def evaluate(
-    agent: Agent | str | Path | Any,
-    board: Geometry | str | None = ...,
-    seat: str | Player | None = ...,
-    *,
-    convention: str | None = ...,
-    prove: Literal[False] = ...,
-) -> Evaluation: ...
-
-
-@overload
-def evaluate(
-    agent: Agent | str | Path | Any,
-    board: Geometry | str | None = ...,
-    seat: str | Player | None = ...,
-    *,
-    convention: str | None = ...,
-    prove: Literal[True],
-) -> Proof: ...
-
-
-def evaluate(
-    agent: Agent | str | Path | Any,
-    board: Geometry | str | None = None,
-    seat: str | Player | None = None,
-    *,
-    convention: str | None = None,
-    prove: bool = False,
-) -> Evaluation | Proof:
-    """Evaluate an agent exactly, over the whole game graph: ``ttt eval``.
-
-    ``agent`` may also be anyone's policy: a function, a model with ``predict``, or
-    ``"file.py:NAME"``, called under ``convention`` (detected when None; see
-    :mod:`tttlab.usercode.adapters`). A policy that is not deterministic is judged from
-    sampled move probabilities, and the result says ``sampled``.
-
-    With ``prove=True`` (``ttt eval --prove``) no table is built: the worst case of each
-    seat is proved by walking every game the agent can play, on boards of any size (see
-    :mod:`tttlab.evaluation.worstcase`); the optimal share is ``None`` and a seat that
-    can be beaten carries its shortest losing line.
-
-    Examples:
-        >>> import tttlab
-        >>> evaluation = tttlab.evaluate("perfect")
-        >>> evaluation.X.worst_case, evaluation.O.optimal_share, evaluation.unbeatable
-        (0, 1.0, True)
-        >>> proof = tttlab.evaluate("minimax:1", prove=True)
-        >>> proof.X.worst_case, proof.O.worst_case, proof.O.line
-        (0, -1, (4, 0, 3, 2, 5))
-    """
-    geometry = None if board is None else geometry_of(board)
-    player, geometry = as_agent(agent, geometry, convention)
-    seats = None if seat is None else (seat_of(seat),)
-    if prove:
-        return _proof(player, geometry, seats)
-    check_enumerable(geometry)
-    space = state_space(geometry)
-    if space.size > EXACT_JUDGE_POSITIONS:
-        raise TttlabError(
-            f"{geometry.name} has {space.size:,} positions; exact evaluation is limited to "
-            f"{EXACT_JUDGE_POSITIONS:,} (ttt eval --sample judges sampled decisions)"
-        )
-    reports = evaluate_seats(player, geometry, seats)
-    sampled = bool(getattr(player, "sampled", False))
-    return Evaluation(geometry.name, player.name, reports.get("X"), reports.get("O"), sampled)
-
-
-def _proof(player: Agent, geometry: Geometry, seats: tuple[Player, ...] | None) -> Proof:
-    played = tuple(getattr(player, "seats", (Player.X, Player.O)))
-    chosen = seats or played
-    for side in chosen:
-        if side not in played:
-            raise TttlabError(f"{player.name} does not play {side.name}")
-    reports = {side.name: prove_worst_case(player, geometry, side) for side in chosen}
-    return Proof(geometry.name, player.name, reports.get("X"), reports.get("O"))
 
 
 @overload
@@ -405,49 +325,3 @@ def position(text: str, board: Geometry | str | None = None) -> Position:
         raise TttlabTypeError(f"a position is a string like 'X.O/.X./..O', not {text!r}")
     geometry = None if board is None else geometry_of(board)
     return Position.from_string(text) if geometry is None else Position.from_string(text, geometry)
-
-
-def check(
-    path: str | Path,
-    *,
-    exercise: str | None = None,
-    only: Sequence[str] = (),
-    time_limit: float = 120.0,
-    memory_mb: int = 1024,
-    call_seconds: float = 5.0,
-    isolation: str = "auto",
-) -> CheckReport:
-    """Grade an exercise file or a student's folder on every reachable board: ``ttt
-    check``. The code runs in a box of its own with these limits (``isolation``: "auto",
-    "required" or "off", as ``--isolation``); ``exercise`` ("cs50", "course" or "board")
-    forces the shape, ``only`` names the checks to run.
-
-    Examples:
-        ```python
-        import tttlab
-
-        report = tttlab.check("tictactoe.py")
-        print(report.summary())                    # each check, and where it fails
-        if not report.ok:
-            print(report.checks["result"].example.repro)   # a line that reproduces it
-        ```
-    """
-    target = Path(path)
-    if not target.exists():
-        raise TttlabError(f"no such file or folder: {target}")
-    if not target.is_dir() and target.suffix != ".py":
-        raise TttlabError(f"{target} is not a Python file (.py) or a folder")
-    for name, value in (("time_limit", time_limit), ("call_seconds", call_seconds)):
-        if not isinstance(value, (int, float)) or not 0 < value <= 3600:
-            raise TttlabError(f"{name} must be a number of seconds in (0, 3600], got {value!r}")
-    if not isinstance(memory_mb, int) or memory_mb < 128:
-        raise TttlabError(f"memory_mb must be a whole number of at least 128, got {memory_mb!r}")
-    return check_path(
-        target,
-        exercise=exercise,
-        time_limit=float(time_limit),
-        memory_mb=memory_mb,
-        call_seconds=float(call_seconds),
-        only=tuple(only),
-        isolation=isolation,
-    )

@@ -13,8 +13,15 @@ from typing import TypeVar
 from tttlab.agents import Agent, AgentError
 from tttlab.cli.common import CommandError, err, geometry_from
 from tttlab.game import DEFAULT, Geometry, StateSpaceTooLarge
-from tttlab.io import FileAgent, check_board, file_agent, is_builtin, resolve_agent
-from tttlab.usercode.adapters import UserAgent, is_user_spec, user_agent
+from tttlab.io import (
+    FileAgent,
+    UserAgent,
+    check_board,
+    file_agent,
+    is_builtin,
+    is_user_spec,
+    resolve_agent,
+)
 
 T = TypeVar("T")
 
@@ -56,16 +63,14 @@ def agent_for(
     """The agent named ``spec`` for ``geometry``: a file already read, a built-in, or
     user code (``file.py:NAME``, ``package.module:NAME``; the convention is said on
     stderr)."""
-    if is_user_spec(spec):
-        agent = _one_line(partial(user_agent, spec, geometry, convention))
-        if isinstance(agent, UserAgent):
-            err.print(f"ttt: {agent.describe()}", markup=False)
-        return agent
     found = files.get(spec)
-    if found is None:
-        return _one_line(partial(resolve_agent, spec, geometry, depth=depth))
-    _one_line(partial(check_board, found.geometry, spec, geometry))
-    return found
+    if found is not None:
+        _one_line(partial(check_board, found.geometry, spec, geometry))
+        return found
+    agent = _one_line(partial(resolve_agent, spec, geometry, depth=depth, convention=convention))
+    if isinstance(agent, UserAgent):
+        err.print(f"ttt: {agent.describe()}", markup=False)
+    return agent
 
 
 def load_agents(

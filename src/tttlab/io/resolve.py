@@ -1,4 +1,5 @@
-"""One place that turns an AGENT argument (a built-in name or an agent file) into an agent.
+"""One place that turns an AGENT argument (a built-in name, an agent file, or a user's code
+as ``file.py:NAME`` / ``package.module:NAME``) into an agent.
 
 A network agent's file may carry a search budget as a suffix, in the style of ``mcts:N``:
 ``az.npz:200`` plays with 200 network-guided simulations per move.
@@ -11,7 +12,9 @@ from pathlib import Path
 from tttlab.agents import BUILTIN, Agent, AgentError, make_agent
 from tttlab.agents.network import NetworkAgent
 from tttlab.game import Geometry
+from tttlab.io.adapters import user_agent
 from tttlab.io.agentfile import FileAgent, load_agent_file
+from tttlab.io.userspec import is_user_spec
 
 __all__ = ["file_agent", "is_builtin", "resolve_agent", "split_search"]
 
@@ -33,12 +36,19 @@ def split_search(spec: str) -> tuple[str, int | None]:
 
 
 def resolve_agent(
-    spec: str, geometry: Geometry | None = None, *, depth: int | None = None
+    spec: str,
+    geometry: Geometry | None = None,
+    *,
+    depth: int | None = None,
+    convention: str | None = None,
 ) -> Agent:
-    """A built-in agent by name, or the agent stored in a file.
+    """A built-in agent by name, the agent stored in a file, or a user's code called under
+    ``convention`` (:mod:`tttlab.io.adapters`; detected when None).
 
-    With ``geometry`` None a file decides the board and built-ins play 3×3.
+    With ``geometry`` None a file decides the board; built-ins and user code play 3×3.
     """
+    if is_user_spec(spec):
+        return user_agent(spec, geometry if geometry is not None else Geometry(), convention)
     if is_builtin(spec):
         return make_agent(spec, geometry if geometry is not None else Geometry(), depth=depth)
     return file_agent(spec, geometry)

@@ -1,9 +1,10 @@
-"""The user's own code, judged: ``ttt check`` grades an exercise module on every reachable
-board, and agents written with any library become tttlab agents.
+"""A student's exercise, judged: ``ttt check`` grades it on every reachable board, in a box
+of its own (:mod:`tttlab.usercode.box`), believing nothing it reports.
 
 Layer: above the agents and the exact judge, below the API, the CLI and the web page. The
-child process of ``ttt check`` (:mod:`tttlab.usercode.runner`) starts by importing this
-package, so it imports nothing here: its names load on first use.
+child's side (:mod:`~tttlab.usercode.runner`, :mod:`~tttlab.usercode.protocol`, the
+:mod:`~tttlab.usercode.exercises` package) is standard library only and is copied into the
+box; this package imports nothing at import time: its names load on first use.
 """
 
 from __future__ import annotations

@@ -16,10 +16,10 @@ from tests.cli.helpers import ttt
 from tttlab.agents import PerfectAgent
 from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, Position, state_space
-from tttlab.usercode.adapters import UserAgent, is_user_spec, load_object, user_agent
+from tttlab.io.adapters import UserAgent, is_user_spec, load_object, user_agent
 
 G3 = Geometry(3, 3, 3)
-CORPUS = Path(__file__).parent / "corpus"
+CORPUS = Path(__file__).parents[1] / "usercode" / "corpus"
 
 
 def first_free(position: str) -> int:

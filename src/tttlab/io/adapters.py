@@ -28,15 +28,10 @@ any illegal move, becomes one :class:`~tttlab.errors.AgentError` line.
 
 from __future__ import annotations
 
-import builtins
-import importlib
-import importlib.util
 import inspect
-import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -48,6 +43,7 @@ from tttlab.errors import AgentError
 from tttlab.exercise import board_of
 from tttlab.game import Geometry, Player, Position, StateSpace, state_space
 from tttlab.game.observation import planes_of
+from tttlab.io.userspec import is_user_spec, load_object, loaded_module
 
 __all__ = ["CONVENTIONS", "SAMPLES", "UserAgent", "is_user_spec", "load_object", "user_agent"]
 
@@ -58,81 +54,6 @@ SAMPLES = 32
 _PROBES = 16
 #: Positions per call of a batched policy.
 _BATCH = 65_536
-
-_SPEC = re.compile(r"(?P<head>.+\.py|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):(?P<name>[A-Za-z_][\w.]*)")
-
-
-def is_user_spec(spec: str) -> bool:
-    """``file.py:NAME`` or ``package.module:NAME`` (and not a file of that whole name)."""
-    match = _SPEC.fullmatch(spec.strip())
-    if match is None or Path(spec).exists():
-        return False
-    head = match["head"]
-    return head.endswith(".py") or not Path(head).exists()
-
-
-class _NoInput(BaseException):
-    pass
-
-
-def _refuse_input(*_args: Any, **_kwargs: Any) -> str:
-    raise _NoInput
-
-
-#: The module each spec was loaded from (the course convention looks beside the agent).
-_loaded: dict[str, Any] = {}
-
-
-def load_object(spec: str) -> Any:
-    """The object ``NAME`` from ``file.py:NAME`` or ``package.module:NAME``. The file's
-    folder goes on the import path (its own imports work); ``input()`` at import is
-    refused; every failure is one line."""
-    match = _SPEC.fullmatch(spec.strip())
-    if match is None:
-        raise AgentError(f"bad agent {spec!r}: expected file.py:NAME or package.module:NAME")
-    head, name = match["head"], match["name"]
-    saved_input = builtins.input
-    builtins.input = _refuse_input
-    try:
-        module = _import(head)
-    except AgentError:
-        raise
-    except _NoInput:
-        raise AgentError(f"{head} calls input() when imported") from None
-    except SystemExit:
-        raise AgentError(f"{head} calls sys.exit() when imported") from None
-    except BaseException as error:
-        if isinstance(error, KeyboardInterrupt):
-            raise
-        raise AgentError(f"cannot import {head}: {type(error).__name__}: {error}") from None
-    finally:
-        builtins.input = saved_input
-    target: Any = module
-    _loaded[spec] = module
-    for part in name.split("."):
-        if not hasattr(target, part):
-            raise AgentError(f"{head} has no {name!r}")
-        target = getattr(target, part)
-    return target
-
-
-def _import(head: str) -> Any:
-    if not head.endswith(".py"):
-        return importlib.import_module(head)
-    path = Path(head).resolve()
-    if not path.is_file():
-        raise AgentError(f"no such file: {head}")
-    folder = str(path.parent)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    module_name = f"tttlab_user_{abs(hash(str(path)))}_{path.stem}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise AgentError(f"cannot import {head}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _is_agent(obj: Any) -> bool:
@@ -430,7 +351,7 @@ def user_agent(
         return target  # type: ignore[no-any-return]
     home = None
     if isinstance(name, str) and is_user_spec(name):
-        home = _loaded.get(name)
+        home = loaded_module(name)
     takes_position = False
     if convention is None:
         convention, takes_position = _detect(target, geometry, name)

@@ -1,0 +1,145 @@
+"""The judges, as functions: exact evaluation and proofs of an agent (``ttt eval``), and
+grading a student's exercise (``ttt check``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal, overload
+
+from tttlab.agents import Agent
+from tttlab.api.agents import as_agent
+from tttlab.api.checks import geometry_of, seat_of
+from tttlab.api.results import Evaluation, Proof
+from tttlab.errors import TttlabError
+from tttlab.evaluation import evaluate_seats, prove_worst_case
+from tttlab.game import Geometry, Player, check_enumerable, state_space
+from tttlab.limits import EXACT_JUDGE_POSITIONS
+from tttlab.usercode.grading import check_path
+from tttlab.usercode.report import CheckReport
+
+__all__ = ["check", "evaluate"]
+
+
+@overload
+def evaluate(
+    agent: Agent | str | Path | Any,
+    board: Geometry | str | None = ...,
+    seat: str | Player | None = ...,
+    *,
+    convention: str | None = ...,
+    prove: Literal[False] = ...,
+) -> Evaluation: ...
+
+
+@overload
+def evaluate(
+    agent: Agent | str | Path | Any,
+    board: Geometry | str | None = ...,
+    seat: str | Player | None = ...,
+    *,
+    convention: str | None = ...,
+    prove: Literal[True],
+) -> Proof: ...
+
+
+def evaluate(
+    agent: Agent | str | Path | Any,
+    board: Geometry | str | None = None,
+    seat: str | Player | None = None,
+    *,
+    convention: str | None = None,
+    prove: bool = False,
+) -> Evaluation | Proof:
+    """Evaluate an agent exactly, over the whole game graph: ``ttt eval``.
+
+    ``agent`` may also be anyone's policy: a function, a model with ``predict``, or
+    ``"file.py:NAME"``, called under ``convention`` (detected when None; see
+    :mod:`tttlab.io.adapters`). A policy that is not deterministic is judged from
+    sampled move probabilities, and the result says ``sampled``.
+
+    With ``prove=True`` (``ttt eval --prove``) no table is built: the worst case of each
+    seat is proved by walking every game the agent can play, on boards of any size (see
+    :mod:`tttlab.evaluation.worstcase`); the optimal share is ``None`` and a seat that
+    can be beaten carries its shortest losing line.
+
+    Examples:
+        >>> import tttlab
+        >>> evaluation = tttlab.evaluate("perfect")
+        >>> evaluation.X.worst_case, evaluation.O.optimal_share, evaluation.unbeatable
+        (0, 1.0, True)
+        >>> proof = tttlab.evaluate("minimax:1", prove=True)
+        >>> proof.X.worst_case, proof.O.worst_case, proof.O.line
+        (0, -1, (4, 0, 3, 2, 5))
+    """
+    geometry = None if board is None else geometry_of(board)
+    player, geometry = as_agent(agent, geometry, convention)
+    seats = None if seat is None else (seat_of(seat),)
+    if prove:
+        return _proof(player, geometry, seats)
+    check_enumerable(geometry)
+    space = state_space(geometry)
+    if space.size > EXACT_JUDGE_POSITIONS:
+        raise TttlabError(
+            f"{geometry.name} has {space.size:,} positions; exact evaluation is limited to "
+            f"{EXACT_JUDGE_POSITIONS:,} (ttt eval --sample judges sampled decisions)"
+        )
+    reports = evaluate_seats(player, geometry, seats)
+    sampled = bool(getattr(player, "sampled", False))
+    return Evaluation(geometry.name, player.name, reports.get("X"), reports.get("O"), sampled)
+
+
+def _proof(player: Agent, geometry: Geometry, seats: tuple[Player, ...] | None) -> Proof:
+    played = tuple(getattr(player, "seats", (Player.X, Player.O)))
+    chosen = seats or played
+    for side in chosen:
+        if side not in played:
+            raise TttlabError(f"{player.name} does not play {side.name}")
+    reports = {side.name: prove_worst_case(player, geometry, side) for side in chosen}
+    return Proof(geometry.name, player.name, reports.get("X"), reports.get("O"))
+
+
+def check(
+    path: str | Path,
+    *,
+    exercise: str | None = None,
+    only: Sequence[str] = (),
+    time_limit: float = 120.0,
+    memory_mb: int = 1024,
+    call_seconds: float = 5.0,
+    isolation: str = "auto",
+) -> CheckReport:
+    """Grade an exercise file or a student's folder on every reachable board: ``ttt
+    check``. The code runs in a box of its own with these limits (``isolation``: "auto",
+    "required" or "off", as ``--isolation``); ``exercise`` ("cs50", "course" or "board")
+    forces the shape, ``only`` names the checks to run.
+
+    Examples:
+        ```python
+        import tttlab
+
+        report = tttlab.check("tictactoe.py")
+        print(report.summary())                    # each check, and where it fails
+        if not report.ok:
+            print(report.checks["result"].example.repro)   # a line that reproduces it
+        ```
+    """
+    target = Path(path)
+    if not target.exists():
+        raise TttlabError(f"no such file or folder: {target}")
+    if not target.is_dir() and target.suffix != ".py":
+        raise TttlabError(f"{target} is not a Python file (.py) or a folder")
+    for name, value in (("time_limit", time_limit), ("call_seconds", call_seconds)):
+        if not isinstance(value, (int, float)) or not 0 < value <= 3600:
+            raise TttlabError(f"{name} must be a number of seconds in (0, 3600], got {value!r}")
+    if not isinstance(memory_mb, int) or memory_mb < 128:
+        raise TttlabError(f"memory_mb must be a whole number of at least 128, got {memory_mb!r}")
+    return check_path(
+        target,
+        exercise=exercise,
+        time_limit=float(time_limit),
+        memory_mb=memory_mb,
+        call_seconds=float(call_seconds),
+        only=tuple(only),
+        isolation=isolation,
+    )
