@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -78,7 +79,7 @@ if os.fork() == 0:
     os.setsid()
     if os.fork() == 0:
         ctypes.CDLL(None).prctl(15, b"tttdaemon", 0, 0, 0)
-        time.sleep(2)
+        time.sleep(1)
         try:
             with open({outside!r} + "/daemon.txt", "w") as f:
                 f.write("still here")
@@ -264,7 +265,7 @@ def _grade_class(tmp_path: Path, attacks: list[str], isolation: str) -> None:
             timeout=300,
             check=False,
         )
-        time.sleep(3)  # the daemon would have written by now
+        time.sleep(1.5)  # the daemon would have written by now
     finally:
         listener.close()
     reports = {Path(r["file"]).name: r for r in map(json.loads, done.stdout.splitlines())}
@@ -284,7 +285,7 @@ def _grade_class(tmp_path: Path, attacks: list[str], isolation: str) -> None:
         assert "wrote to the grader's channel" in reports["garbage_fds.py"]["problems"][0]
 
 
-@pytest.mark.skipif(not box.isolation().boxed, reason=box.isolation().describe)
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 def test_a_hostile_class_does_no_harm_in_the_box(tmp_path: Path) -> None:
     _grade_class(tmp_path, sorted(ATTACKS), "required")
 

@@ -237,3 +237,14 @@ def test_a_worker_killed_by_close_is_no_failure_of_the_next_lifespan(
     finally:
         release[1].set()
         pool.close()
+
+
+def test_a_worker_killed_while_it_starts_is_a_failure_not_a_thread_exception() -> None:
+    """close() kills a starting worker and closes its pipe while the spawning thread is
+    about to read it: that read was an unhandled OSError (Bad file descriptor) in make
+    test. Here the pipe is closed before the read, which is the same race, made certain."""
+    from tttlab.web.pool import _Worker
+
+    worker = _Worker([sys.executable, "-c", "import time; time.sleep(30)"])
+    worker.kill()
+    assert worker.ready(5) == "a worker exited with code -9 while starting"

@@ -139,9 +139,7 @@ def check_command(
     for path in paths:
         if not path.is_dir() and path.suffix != ".py":
             raise CommandError(f"{path} is not a Python file (.py) or a folder")
-    if isolation == "auto" and not box.isolation().boxed:
-        err.print(f"ttt check: {escape(box.isolation().describe)}", highlight=False)
-    reports = []
+    reports: list[CheckReport] = []
     for i, path in enumerate(paths):
         with err.status(f"Checking {escape(str(path))} ({i + 1}/{len(paths)})…"):
             try:
@@ -165,6 +163,8 @@ def check_command(
                     problems=(f"could not be graded: {error}",),
                     status="error",
                 )
+        if not reports and isolation == "auto" and not box.isolation().boxed:
+            err.print(f"ttt check: {escape(box.isolation().describe)}", highlight=False)
         reports.append(report)
         if as_json:
             print_json(report.as_json())

@@ -167,6 +167,8 @@ def isolation() -> Isolation:
 
 def _bwrap(bwrap: str, grader: str, submission: str, hidden: str | None) -> list[str]:
     args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
+    # /tmp first: the installation may live under it (a clone in /tmp), bound on top
+    args += ["--size", str(WORK_BYTES), "--tmpfs", "/tmp"]
     for root in _readable_roots():
         args += ["--ro-bind", root, root]
     if hidden is not None and any(
@@ -174,7 +176,6 @@ def _bwrap(bwrap: str, grader: str, submission: str, hidden: str | None) -> list
     ):
         args += ["--tmpfs", hidden]  # tttlab's own package is not there
     args += ["--proc", "/proc", "--dev", "/dev"]
-    args += ["--size", str(WORK_BYTES), "--tmpfs", "/tmp"]
     args += ["--dir", str(BOX), "--ro-bind", grader, str(BOX / "grader")]
     args += ["--ro-bind", submission, str(BOX / "submission")]
     args += ["--size", str(WORK_BYTES), "--tmpfs", str(BOX / "work")]

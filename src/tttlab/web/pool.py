@@ -47,17 +47,20 @@ class _Worker:
         """The next line from the worker, or None at the deadline or if it died."""
         stdout = self.process.stdout
         assert stdout is not None
-        fd = stdout.fileno()
-        with selectors.DefaultSelector() as selector:
-            selector.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self._buffer:
-                left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
-                    return None
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
-                    return None
-                self._buffer += chunk
+        try:  # close() may kill the worker, and close its pipe, while this thread reads
+            fd = stdout.fileno()
+            with selectors.DefaultSelector() as selector:
+                selector.register(fd, selectors.EVENT_READ)
+                while b"\n" not in self._buffer:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not selector.select(left):
+                        return None
+                    chunk = os.read(fd, 1 << 16)
+                    if not chunk:
+                        return None
+                    self._buffer += chunk
+        except (OSError, ValueError):  # the pipe was closed under us: the worker is gone
+            return None
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line
 
