@@ -233,13 +233,16 @@ class Cgroup:
         )
         return ["/bin/sh", "-c", f'{moves} && exec "$@"', "sh", *argv]
 
+    def kill(self) -> None:
+        """Kill every process in the cgroup (once the child is done, nothing in it may run)."""
+        for pid in [pid for f in self.folders for pid in _pids(f)]:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
     def remove(self) -> None:
         """Kill whatever is left in the cgroup, then remove it."""
         for _ in range(50):
-            left = [pid for f in self.folders for pid in _pids(f)]
-            for pid in left:
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
+            self.kill()
             try:
                 for folder in self.folders:
                     if folder.exists():

@@ -20,6 +20,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -245,8 +246,14 @@ def run_job(job: Job, boxed: bool) -> RawRun:
             extra_groups=[] if uid is not None else None,
         )
         pipes = _Pipes(child, job.channel_bytes())
+
+        def leftovers() -> None:  # the child is done: whatever it started ends now
+            _stop(child)
+            if cgroup is not None:
+                cgroup.kill()
+
         try:
-            raw.timed_out = _follow(child, pipes, start + job.time_limit)
+            raw.timed_out = _follow(child, pipes, start + job.time_limit, leftovers)
         finally:
             _stop(child)
             pipes.close()
@@ -267,10 +274,12 @@ def run_job(job: Job, boxed: bool) -> RawRun:
     return raw
 
 
-def _follow(child: subprocess.Popen[bytes], pipes: _Pipes, deadline: float) -> bool:
+def _follow(
+    child: subprocess.Popen[bytes], pipes: _Pipes, deadline: float, leftovers: Callable[[], None]
+) -> bool:
     """Read until the child is done and its pipes are closed (at most ``DRAIN_SECONDS``
-    after it exits, whatever its descendants hold), or until the deadline; whether the
-    deadline came first."""
+    after it exits, whatever its descendants hold; ``leftovers`` ends them as soon as it
+    exits), or until the deadline; whether the deadline came first."""
     exited: float | None = None
     while pipes.open:
         now = time.perf_counter()
@@ -278,6 +287,7 @@ def _follow(child: subprocess.Popen[bytes], pipes: _Pipes, deadline: float) -> b
             return True
         if exited is None and child.poll() is not None:
             exited = now
+            leftovers()
         if exited is not None and now - exited > DRAIN_SECONDS:
             return False
         if pipes.flooded:
