@@ -3,6 +3,7 @@ on every board that has one, for built-in, table and network agents."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import numpy as np
@@ -162,6 +163,36 @@ def test_an_agent_that_plays_an_occupied_cell_is_refused() -> None:
 
     with pytest.raises(AgentError, match="occupied cell"):
         prove_worst_case(Cheat(), Geometry(), Player.X)
+
+
+@pytest.mark.parametrize("broken", ["nan", "zero"])
+def test_an_agent_that_plays_no_move_is_refused_by_every_judge(broken: str) -> None:
+    """A network whose weights are all NaN (or a table of zeros, playing nothing) was proved
+    unbeatable on both seats with 0/0/0 results, and judged worst case 2 by the table."""
+    g = Geometry()
+    if broken == "nan":
+        network = _network(g, "policy-value", 0)
+        params = {name: np.full_like(value, np.nan) for name, value in network.params.items()}
+        agent: Agent = NetworkAgent(network.algorithm, g, network.architecture, params)
+    else:
+
+        class Silent:
+            name = "silent"
+
+            def move_probabilities(self, position: Position) -> dict[int, float]:
+                return {}
+
+            def select_move(self, position: Position, rng: np.random.Generator) -> int:
+                return 0
+
+            def move_values(self, position: Position) -> None:
+                return None
+
+        agent = Silent()
+    for prove in (True, False):
+        wanted = re.escape(f"{agent.name} plays no move at .../.../...")  # the empty board
+        with pytest.raises(AgentError, match=wanted):
+            tttlab.evaluate(agent, prove=prove)
 
 
 def test_the_api_and_a_board_past_the_tables() -> None:

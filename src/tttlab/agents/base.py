@@ -19,6 +19,7 @@ from tttlab.game import Geometry, Player, Position, StateSpace
 __all__ = [
     "Agent",
     "check_playable",
+    "check_rows",
     "policy_matrix",
     "probability_rows",
     "sample",
@@ -111,14 +112,28 @@ def policy_matrix(agent: Agent, space: StateSpace, side: Player) -> npt.NDArray[
     Agents with tables provide this directly (``agent.policy_matrix(side)``); others are
     asked position by position.
     """
+    rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
     direct = getattr(agent, "policy_matrix", None)
     if callable(direct) and getattr(agent, "geometry", None) == space.geometry:
         result: npt.NDArray[np.float64] = direct(side)
+        check_rows(agent.name, space.geometry, space.boards[rows], result[rows])
         return result
     out = np.zeros((space.size, space.geometry.cells))
-    rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
     out[rows] = probability_rows(agent, space.geometry, space.boards[rows])
+    check_rows(agent.name, space.geometry, space.boards[rows], out[rows])
     return out
+
+
+def check_rows(
+    name: str, geometry: Geometry, boards: npt.NDArray[Any], probs: npt.NDArray[np.float64]
+) -> None:
+    """Refuse move probabilities that play no move (a row that is not finite, has a negative
+    entry, or sums to 0): no judge may drop such a position from the games it counts."""
+    bad = ~np.isfinite(probs).all(axis=1) | (probs < 0).any(axis=1) | ~(probs.sum(axis=1) > 0)
+    if bad.any():
+        at = int(np.flatnonzero(bad)[0])
+        shown = Position(geometry, tuple(int(c) for c in boards[at][: geometry.cells]))
+        raise AgentError(f"{name} plays no move at {shown.to_string('/')}")
 
 
 def probability_rows(

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tttlab.agents import Agent
-from tttlab.agents.base import probability_rows
+from tttlab.agents.base import check_rows, probability_rows
 from tttlab.errors import AgentError, TttlabError
 from tttlab.evaluation.exact import against_random
 from tttlab.game import Geometry, Player, Position
@@ -179,6 +179,7 @@ def prove_worst_case(
             probs = np.concatenate(
                 [ask(boards[s : s + _CHUNK, :cells], mover) for s in range(0, ids.size, _CHUNK)]
             )
+            check_rows(agent.name, geometry, boards, probs)
             played = probs > 0
             if (played & ~legal).any():
                 bad = int(np.flatnonzero((played & ~legal).any(axis=1))[0])
