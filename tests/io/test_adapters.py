@@ -4,6 +4,9 @@ path equal to asking position by position, and user mistakes refused in one line
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -162,8 +165,32 @@ def test_an_illegal_move_and_an_exception_name_the_position() -> None:
             raise KeyError("no such state")
         return position.index(".")
 
-    with pytest.raises(AgentError, match="raised KeyError: 'no such state' at position"):
+    wanted = r"raised KeyError: 'no such state' \(test_adapters.py line \d+\) at position"
+    with pytest.raises(AgentError, match=wanted):
         tttlab.evaluate(broken)
+
+
+def test_the_users_own_error_is_shown_with_its_line() -> None:
+    """A NameError in the user's function was reported as "follows none of the
+    conventions"; a ValueError in a batched policy surfaced as tttlab's internal error."""
+
+    def typo(board: object) -> tuple[int, int]:
+        return undefined_helper(board)  # type: ignore[name-defined]  # noqa: F821
+
+    with pytest.raises(AgentError) as info:
+        user_agent(typo, G3)
+    message = str(info.value)
+    assert "follows none of the conventions" in message
+    assert "it raised NameError: name 'undefined_helper' is not defined" in message
+    assert re.search(r"\(test_adapters.py line \d+\)", message), message
+
+    def batched(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        if len(observations) > 2:  # fine when probed, wrong when judged
+            raise ValueError("too many")
+        return np.argmax(masks, axis=1)
+
+    with pytest.raises(AgentError, match=r"raised ValueError: too many \(test_adapters.py"):
+        tttlab.evaluate(batched)
 
 
 def test_specs_name_user_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -201,3 +228,26 @@ def test_ttt_eval_says_the_convention_and_judges_a_file(tmp_path: Path) -> None:
     assert refused.returncode == 2
     assert refused.stderr.count("\n") == 1
     assert "course_agent.py:agent returned" in refused.stderr
+
+
+def test_a_package_module_spec_resolves_the_same_under_the_console_script(tmp_path: Path) -> None:
+    """``package.module:NAME`` from the current folder failed under ``ttt`` (the console
+    script's path starts at its bin folder) and worked under ``python -m tttlab``."""
+    (tmp_path / "players").mkdir()
+    (tmp_path / "players" / "__init__.py").write_text("")
+    (tmp_path / "players" / "first.py").write_text(
+        "def policy(position):\n    return position.index('.')\n"
+    )
+    console = Path(sys.executable).with_name("ttt")
+    for command in ([str(console)], [sys.executable, "-m", "tttlab"]):
+        done = subprocess.run(
+            [*command, "eval", "players.first:policy", "--json"],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "players.first:policy: f(position) -> cell" in done.stderr
+        assert json.loads(done.stdout)["X"]["decision_positions"] == 74

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -150,3 +151,27 @@ def test_ttt_train_into_a_log_file_keeps_every_line_whole(tmp_path: Path) -> Non
     assert summary[0].startswith("Trained td for 200,000 episodes")
     assert summary[0].endswith(f"saved to {tmp_path / 'td.npz'}.")
     assert all("optimal share" in line for line in summary[1:3])
+
+
+@pytest.mark.parametrize(
+    ("missing", "words"),
+    [
+        ("jax", "need the neural extra (jax is missing)"),
+        ("equinox.nn", "need the neural extra (equinox.nn is missing)"),
+        ("somebody_elses", "cannot be loaded: ModuleNotFoundError: No module named"),
+    ],
+)
+def test_only_a_missing_neural_package_is_called_a_missing_extra(
+    missing: str, words: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib
+
+    from tttlab.errors import ConfigError
+    from tttlab.training.runs import _neural
+
+    def fail(name: str, package: str | None = None) -> None:
+        raise ModuleNotFoundError(f"No module named {missing!r}", name=missing)
+
+    monkeypatch.setattr(importlib, "import_module", fail)
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        _neural("dqn")

@@ -2,25 +2,21 @@
 object itself, made a tttlab agent under one of these conventions:
 
 =========  ==============================================================================
-exercise   ``f(board) -> (i, j)``: the exercise's list-of-lists board (``"X"``, ``"O"``,
-           ``None``), so a checked file's ``minimax`` is an agent
+exercise   ``f(board) -> (i, j)`` on the exercise's board: a checked file's ``minimax``
 position   ``f(position) -> cell``: tttlab's position string (``"X.O......"``) or, when it
            takes one, a :class:`~tttlab.game.Position`; returns a 0-based cell index
 gym        ``f(observation, action_mask) -> action`` on the environments' observations
-           (``rows, cols, 2`` planes: own marks, opponent's)
-sb3        an object with ``predict(observation, action_masks=...)`` (Stable-Baselines3
-           and sb3-contrib models); asked in batches
+sb3        a model with ``predict(observation, action_masks=...)`` (Stable-Baselines3)
 batched    ``f(observations[N, rows, cols, 2], masks[N, cells]) -> actions[N]`` (numpy or
            JAX): the exact judge asks it for all positions in a few calls
-course     the course's TD agent: an object with ``take_action(env)`` that plays its move
-           on the student's own ``Environment`` (found beside it), exploration off
+course     the course's TD agent: ``take_action(env)`` on its own ``Environment``, ε = 0
 agent      tttlab's own agent protocol (``select_move``, ``move_probabilities``)
 =========  ==============================================================================
 
-The convention is detected by asking the code (a single-position call, then a batch of
-two), or forced. A policy that answers the same position differently when asked twice is
-not deterministic: the exact judge then estimates its move probabilities from
-:data:`SAMPLES` answers per position and says that the result is sampled.
+The convention is detected by asking the code (one position, then a batch of two), or
+forced. A policy that answers a position differently when asked twice is not deterministic:
+the exact judge then estimates its move probabilities from :data:`SAMPLES` answers per
+position and says that the result is sampled.
 
 User code runs in this process (it must, to play against a person); what it raises, and
 any illegal move, becomes one :class:`~tttlab.errors.AgentError` line.
@@ -43,7 +39,14 @@ from tttlab.errors import AgentError
 from tttlab.exercise import board_of
 from tttlab.game import Geometry, Player, Position, StateSpace, state_space
 from tttlab.game.observation import planes_of
-from tttlab.io.userspec import is_user_spec, load_object, loaded_module
+from tttlab.io.userspec import (
+    is_user_spec,
+    load_object,
+    loaded_module,
+    positional_arguments,
+    raised,
+    user_line,
+)
 
 __all__ = ["CONVENTIONS", "SAMPLES", "UserAgent", "is_user_spec", "load_object", "user_agent"]
 
@@ -58,15 +61,6 @@ _BATCH = 65_536
 
 def _is_agent(obj: Any) -> bool:
     return all(hasattr(obj, a) for a in ("select_move", "move_probabilities", "name"))
-
-
-def _positional(function: Any) -> int | None:
-    try:
-        parameters = inspect.signature(function).parameters.values()
-    except (TypeError, ValueError):
-        return None
-    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return sum(p.kind in kinds and p.default is inspect.Parameter.empty for p in parameters)
 
 
 @dataclass(eq=False)
@@ -164,11 +158,18 @@ class UserAgent:
     def _ask_batch(
         self, observations: npt.NDArray[np.int8], masks: npt.NDArray[np.int8]
     ) -> npt.NDArray[np.int64]:
-        if self.convention == "sb3":
-            answer = self.target.predict(observations, action_masks=masks, deterministic=True)
-            answer = answer[0] if isinstance(answer, tuple) else answer
-        else:
-            answer = self.target(observations, masks)
+        try:
+            if self.convention == "sb3":
+                answer = self.target.predict(observations, action_masks=masks, deterministic=True)
+                answer = answer[0] if isinstance(answer, tuple) else answer
+            else:
+                answer = self.target(observations, masks)
+        except BaseException as error:
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            raise AgentError(
+                f"{self.name} raised {raised(error)} when asked {len(observations)} positions"
+            ) from None
         actions = np.asarray(answer)
         if actions.shape != (len(observations),) or not np.issubdtype(actions.dtype, np.integer):
             if actions.shape == (len(observations),) and np.all(np.mod(actions, 1) == 0):
@@ -207,7 +208,7 @@ class UserAgent:
         except BaseException as error:
             if isinstance(error, KeyboardInterrupt):
                 raise
-            raise self._fail(position, f"raised {type(error).__name__}: {error}") from None
+            raise self._fail(position, f"raised {raised(error)}") from None
         return self._cell(position, answer)
 
     # -- the agent protocol --------------------------------------------------------------
@@ -279,12 +280,11 @@ def _check_legal(
 
 def _probe_positions(geometry: Geometry) -> list[Position]:
     """A few positions from one seeded game per start, mid-game (cheap for any search)."""
-    rng = np.random.default_rng(0)
-    found: list[Position] = []
+    rng, found = np.random.default_rng(0), []
     for _ in range(_PROBES):
         position = Position.initial(geometry)
         stop = int(rng.integers(geometry.cells // 2, geometry.cells))
-        while not position.is_terminal and position.ply < stop:
+        while position.ply < stop:
             nxt = position.apply(int(rng.choice(position.legal_moves)))
             if nxt.is_terminal:
                 break
@@ -304,12 +304,13 @@ def _detect(target: Any, geometry: Geometry, name: str) -> tuple[str, bool]:
     if not callable(target):
         raise AgentError(f"{name} is not callable and has no predict(): not an agent")
     start = Position.initial(geometry)
-    arity = _positional(target)
+    arity = positional_arguments(target)
     tries: list[tuple[str, bool]] = []
     if arity in (None, 2):
         tries += [("batched", False), ("gym", False)]
     if arity in (None, 1):
         tries += [("exercise", False), ("position", False), ("position", True)]
+    own: list[str] = []  # errors raised inside the user's own code, convention by convention
     for convention, takes_position in tries:
         probe = UserAgent(target, convention, geometry, name, takes_position)
         try:
@@ -324,10 +325,14 @@ def _detect(target: Any, geometry: Geometry, name: str) -> tuple[str, bool]:
                 continue
             probe._move(start)
             return convention, takes_position
-        except (AgentError, Exception):
+        except Exception as error:  # an AgentError wraps the user's own error
+            cause = (error.__context__ or error) if isinstance(error, AgentError) else error
+            if user_line(cause) and not own:
+                own.append(f"under the {convention} convention it raised {raised(cause)}")
             continue
+    why = f": {own[0]}" if own else ""
     raise AgentError(
-        f"{name} follows none of the conventions ({', '.join(CONVENTIONS)}); "
+        f"{name} follows none of the conventions ({', '.join(CONVENTIONS)}){why}; "
         "--convention forces one"
     )
 
@@ -356,7 +361,7 @@ def user_agent(
     if convention is None:
         convention, takes_position = _detect(target, geometry, name)
     elif convention == "position":
-        takes_position = _positional(target) == 1 and "Position" in str(
+        takes_position = positional_arguments(target) == 1 and "Position" in str(
             inspect.signature(target).parameters
         )
     agent = UserAgent(target, convention, geometry, name, takes_position)
@@ -370,8 +375,7 @@ def user_agent(
 
 
 def _environment(target: Any, home: Any, name: str) -> Any:
-    """The student's Environment class: in the module the agent was named from, or in
-    its class's module."""
+    """The student's Environment class: beside the agent, or in its class's module."""
     places = [home, sys.modules.get(type(target).__module__)]
     for place in places:
         found = getattr(place, "Environment", None)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import builtins
 import importlib
 import importlib.util
+import inspect
+import os
 import re
 import sys
 from pathlib import Path
@@ -14,7 +16,14 @@ from typing import Any
 
 from tttlab.errors import AgentError
 
-__all__ = ["is_user_spec", "load_object", "loaded_module"]
+__all__ = [
+    "is_user_spec",
+    "load_object",
+    "loaded_module",
+    "positional_arguments",
+    "raised",
+    "user_line",
+]
 
 _SPEC = re.compile(r"(?P<head>.+\.py|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):(?P<name>[A-Za-z_][\w.]*)")
 
@@ -66,7 +75,7 @@ def load_object(spec: str) -> Any:
     except BaseException as error:
         if isinstance(error, KeyboardInterrupt):
             raise
-        raise AgentError(f"cannot import {head}: {type(error).__name__}: {error}") from None
+        raise AgentError(f"cannot import {head}: {raised(error)}") from None
     finally:
         builtins.input = saved_input
     target: Any = module
@@ -80,6 +89,11 @@ def load_object(spec: str) -> Any:
 
 def _import(head: str) -> Any:
     if not head.endswith(".py"):
+        # From the current folder first, as ``python -m tttlab`` finds it: the ``ttt``
+        # console script's own path starts at its bin folder instead.
+        here = os.getcwd()
+        if here not in sys.path and "" not in sys.path:
+            sys.path.insert(0, here)
         return importlib.import_module(head)
     path = Path(head).resolve()
     if not path.is_file():
@@ -95,3 +109,42 @@ def _import(head: str) -> Any:
     sys.modules[module_name] = module
     spec.loader.exec_module(module)
     return module
+
+
+_LIBRARIES = tuple(
+    {str(Path(__file__).resolve().parents[1]), sys.prefix, sys.base_prefix, sys.exec_prefix}
+)
+
+
+def user_line(error: BaseException) -> str:
+    """Where the user's own code raised ``error`` (``file.py line 12``: its last frame
+    outside tttlab, the standard library and installed packages), or "" when no frame of
+    theirs was running (the call itself did not fit)."""
+    found = ""
+    trace = error.__traceback__
+    while trace is not None:
+        filename = trace.tb_frame.f_code.co_filename
+        path = str(Path(filename).resolve()) if not filename.startswith("<") else filename
+        if not path.startswith(_LIBRARIES) and not filename.startswith("<frozen"):
+            found = f"{Path(filename).name} line {trace.tb_lineno}"
+        trace = trace.tb_next
+    return found
+
+
+def raised(error: BaseException) -> str:
+    """``NameError: name 'x' is not defined (policy.py line 12)``: the user's exception and
+    the line of theirs where it happened."""
+    message = " ".join(str(error).split())
+    text = f"{type(error).__name__}: {message}" if message else type(error).__name__
+    where = user_line(error)
+    return f"{text} ({where})" if where else text
+
+
+def positional_arguments(function: Any) -> int | None:
+    """How many positional arguments ``function`` needs (None when it cannot be told)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(p.kind in kinds and p.default is inspect.Parameter.empty for p in parameters)

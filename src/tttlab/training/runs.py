@@ -9,6 +9,8 @@ learner's episodes are its self-play games), so the driver treats them alike.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import re
 from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any
@@ -205,15 +207,34 @@ _NETWORK_CLASSES = {
 }
 
 
+def _extra(name: str) -> set[str]:
+    """The distributions of tttlab's optional extra ``name`` (normalised names)."""
+    try:
+        requirements = importlib.metadata.requires("tttlab") or []
+    except importlib.metadata.PackageNotFoundError:
+        return set()
+    found = set()
+    for requirement in requirements:
+        if f'extra == "{name}"' in requirement.replace("'", '"'):
+            head = re.split(r"[\s<>=!~;\[(]", requirement, maxsplit=1)[0]
+            found.add(head.lower().replace("-", "_"))
+    return found
+
+
 def _neural(algorithm: str) -> tuple[Any, Any]:
     """(config class, trainer class) of a network learner, or one line saying how to install
     the extra. JAX is imported here, only when a network learner is asked for."""
     try:
         module = importlib.import_module(f"tttlab.neural.{algorithm}")
     except ImportError as error:
+        missing = (error.name or "").partition(".")[0].lower().replace("-", "_")
+        if missing and missing in _extra("neural"):
+            raise ConfigError(
+                f"network learners need the neural extra ({error.name} is missing): "
+                "pip install 'tttlab[neural]'"
+            ) from None
         raise ConfigError(
-            f"network learners need the neural extra ({error.name} is missing): "
-            "pip install 'tttlab[neural]'"
+            f"the {algorithm} learner cannot be loaded: {type(error).__name__}: {error}"
         ) from None
     config, trainer = _NETWORK_CLASSES[algorithm]
     return getattr(module, config), getattr(module, trainer)
