@@ -15,7 +15,7 @@ both a ``TttlabError`` and a ``TypeError``.
 
 from __future__ import annotations
 
-__all__ = ["AgentError", "ConfigError", "TttlabError", "TttlabTypeError"]
+__all__ = ["AgentError", "ConfigError", "NotDeterministic", "TttlabError", "TttlabTypeError"]
 
 
 class TttlabError(ValueError):
@@ -58,3 +58,8 @@ class AgentError(TttlabError):
         ...
         tttlab.errors.AgentError: unknown agent 'perfekt': ...
     """
+
+
+class NotDeterministic(AgentError):
+    """An agent answered one position differently when asked twice: no proof, and no
+    unsampled exact verdict, covers every move it may play."""

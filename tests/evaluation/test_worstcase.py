@@ -143,7 +143,7 @@ def test_limits_and_refusals() -> None:
     reason = unprovable_reason(mcts)
     assert reason is not None
     assert "\n" not in reason
-    with pytest.raises(AgentError, match="random rollouts"):
+    with pytest.raises(AgentError, match=r"mcts.10. is not deterministic"):
         prove_worst_case(mcts, Geometry(), Player.X)
     assert unprovable_reason(perfect) is None
 
@@ -151,6 +151,7 @@ def test_limits_and_refusals() -> None:
 def test_an_agent_that_plays_an_occupied_cell_is_refused() -> None:
     class Cheat:
         name = "cheat"
+        deterministic = True  # judged here directly: believed
 
         def move_probabilities(self, position: Position) -> dict[int, float]:
             return {0: 1.0}
@@ -168,31 +169,37 @@ def test_an_agent_that_plays_an_occupied_cell_is_refused() -> None:
 @pytest.mark.parametrize("broken", ["nan", "zero"])
 def test_an_agent_that_plays_no_move_is_refused_by_every_judge(broken: str) -> None:
     """A network whose weights are all NaN (or a table of zeros, playing nothing) was proved
-    unbeatable on both seats with 0/0/0 results, and judged worst case 2 by the table."""
+    unbeatable on both seats with 0/0/0 results, and judged worst case 2 by the table. Such
+    a network can no longer be built; an agent whose probabilities are NaN, or that gives
+    none, is refused by every judge."""
     g = Geometry()
-    if broken == "nan":
-        network = _network(g, "policy-value", 0)
-        params = {name: np.full_like(value, np.nan) for name, value in network.params.items()}
-        agent: Agent = NetworkAgent(network.algorithm, g, network.architecture, params)
-    else:
+    network = _network(g, "policy-value", 0)
+    params = {name: np.full_like(value, np.nan) for name, value in network.params.items()}
+    with pytest.raises(AgentError, match=r"torso.0.weight holds values that are not finite"):
+        NetworkAgent(network.algorithm, g, network.architecture, params)
 
-        class Silent:
-            name = "silent"
+    class Silent:
+        name = "silent"
 
-            def move_probabilities(self, position: Position) -> dict[int, float]:
-                return {}
+        def move_probabilities(self, position: Position) -> dict[int, float]:
+            return {m: float("nan") for m in position.legal_moves} if broken == "nan" else {}
 
-            def select_move(self, position: Position, rng: np.random.Generator) -> int:
-                return 0
+        def select_move(self, position: Position, rng: np.random.Generator) -> int:
+            return 0
 
-            def move_values(self, position: Position) -> None:
-                return None
+        def move_values(self, position: Position) -> None:
+            return None
 
-        agent = Silent()
-    for prove in (True, False):
-        wanted = re.escape(f"{agent.name} plays no move at .../.../...")  # the empty board
+    agent = Silent()
+    wanted = re.escape("silent plays no move at .../.../...")  # the empty board
+    for prove in (True, False):  # as someone's object (asked twice), and believed
         with pytest.raises(AgentError, match=wanted):
             tttlab.evaluate(agent, prove=prove)
+    agent.deterministic = True  # type: ignore[attr-defined]
+    with pytest.raises(AgentError, match=wanted):
+        prove_worst_case(agent, g, Player.X)
+    with pytest.raises(AgentError, match=wanted):
+        evaluate_seats(agent, g)
 
 
 def test_the_api_and_a_board_past_the_tables() -> None:

@@ -1,8 +1,9 @@
 """The one small agent protocol.
 
 An agent picks a move for a position with a generator it is given, and can say which moves
-it may play in evaluation mode (its move distribution) and, for display, what it thinks each
-legal move is worth. Agents never print or read input; learning lives elsewhere.
+it may play in evaluation mode (its move distribution), whether that distribution is the
+whole truth about its play (``deterministic``) and, for display, what it thinks each legal
+move is worth. Agents never print or read input; learning lives elsewhere.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ __all__ = [
     "Agent",
     "check_playable",
     "check_rows",
+    "is_deterministic",
     "policy_matrix",
     "probability_rows",
     "sample",
@@ -33,13 +35,15 @@ class Agent(Protocol):
     """What every tttlab agent offers.
 
     Examples:
-        A structural protocol: any object with these four members is an agent, judged and
-        played like the built-in ones.
+        A structural protocol: any object with these five members is an agent, judged and
+        played like the built-in ones (someone else's object is asked each position twice,
+        whatever it declares: :mod:`tttlab.io.useragent`).
 
         >>> import numpy as np
         >>> import tttlab
         >>> class FirstFree:
         ...     name = "first-free"
+        ...     deterministic = True
         ...     def move_probabilities(self, position):
         ...         return {position.legal_moves[0]: 1.0}
         ...     def select_move(self, position, rng):
@@ -54,6 +58,13 @@ class Agent(Protocol):
     def name(self) -> str:
         """A short label, e.g. ``perfect`` or a file name."""
         ...
+
+    #: True when :meth:`move_probabilities` is the whole truth about the agent's play: it
+    #: answers a position the same way every time it is asked, and :meth:`select_move`
+    #: plays only moves it gives, whatever the generator (``random``: its uniform choice
+    #: is; a search with random rollouts is not). Only then is a verdict over the moves
+    #: it gives exact, and a proof covers every game it plays.
+    deterministic: bool
 
     def move_probabilities(self, position: Position) -> Mapping[int, float]:
         """The moves the agent may play here in evaluation mode, with their probabilities.
@@ -70,6 +81,11 @@ class Agent(Protocol):
     def move_values(self, position: Position) -> Mapping[int, float] | None:
         """The agent's value of each legal move, from the mover's side, or None."""
         ...
+
+
+def is_deterministic(agent: Agent) -> bool:
+    """Whether ``agent`` declares itself deterministic (an agent that does not say is not)."""
+    return getattr(agent, "deterministic", False) is True
 
 
 def check_playable(geometry: Geometry, position: Position) -> None:

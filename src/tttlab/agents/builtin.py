@@ -32,6 +32,7 @@ class RandomAgent(_Checked):
     """
 
     name = "random"
+    deterministic = True  # its uniform choice is its whole play
 
     def __init__(self, geometry: Geometry) -> None:
         self.geometry = geometry
@@ -60,6 +61,8 @@ class PerfectAgent(_Checked):
         >>> agent.move_values(Position.from_string("XX./OO./..."))[2]   # +1: a win
         1.0
     """
+
+    deterministic = True
 
     name = "perfect"
 
@@ -117,6 +120,8 @@ class MinimaxAgent(_Checked):
         >>> MinimaxAgent(Geometry()).move_probabilities(Position.from_string("XX./OO./..."))
         {2: 1.0}
     """
+
+    deterministic = True
 
     #: Boards up to this many cells are searched to the end by default; larger ones to
     #: ``DEFAULT_DEPTH`` plies, so that a move takes well under a second in pure Python.

@@ -61,6 +61,7 @@ class LearnedAgent:
     meta: dict[str, Any] = field(default_factory=dict)
     label: str = ""
     symmetric: bool = False
+    deterministic = True  # greedy over fixed tables (not a field)
 
     def __post_init__(self) -> None:
         self.space: StateSpace = state_space(self.geometry)

@@ -198,6 +198,10 @@ class MCTSAgent:
         [2]
     """
 
+    #: Its evaluation-mode search is seeded by the position, but it plays with the
+    #: generator it is given: a move outside its move probabilities is always possible.
+    deterministic = False
+
     def __init__(
         self, geometry: Geometry, simulations: int = 1000, exploration: float = 1.4, seed: int = 0
     ) -> None:

@@ -178,12 +178,18 @@ class NetworkAgent:
     stochastic: bool = False
 
     seats: tuple[Player, ...] = (Player.X, Player.O)
+    #: Its raw output, its noiseless search and its own distribution are each a function
+    #: of the position (not a field).
+    deterministic = True
 
     def __post_init__(self) -> None:
         if self.algorithm not in NETWORK_KINDS:
             raise AgentError(f"unknown network algorithm {self.algorithm!r}")
         if self.architecture.cells != self.geometry.cells:
             raise AgentError("the network does not fit this board")
+        for key, array in self.params.items():
+            if not np.isfinite(array).all():
+                raise AgentError(f"the network's {key} holds values that are not finite")
 
     @property
     def name(self) -> str:

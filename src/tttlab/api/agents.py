@@ -149,6 +149,12 @@ def load(agent: str | Path, board: Geometry | str | None = None) -> LoadedAgent:
     return trained(file_agent(spec, geometry))
 
 
+def _ours(agent: Any) -> bool:
+    """An agent of tttlab's own classes (believed about itself; anyone else's object is
+    asked like user code)."""
+    return hasattr(agent, "select_move") and type(agent).__module__.startswith("tttlab.")
+
+
 def as_agent(
     agent: Agent | str | Path | Any, geometry: Geometry | None, convention: str | None = None
 ) -> tuple[Agent, Geometry]:
@@ -161,9 +167,11 @@ def as_agent(
         loaded: Agent = resolve_agent(str(agent), geometry, convention=convention)
         if isinstance(loaded, (LearnedAgent, NetworkAgent)):
             loaded = trained(loaded)
-    elif hasattr(agent, "select_move") and hasattr(agent, "name") and convention in (None, "agent"):
+    elif _ours(agent) and convention in (None, "agent"):
         loaded = agent
-    elif callable(agent) or callable(getattr(agent, "predict", None)):
+    elif callable(agent) or any(
+        callable(getattr(agent, a, None)) for a in ("predict", "select_move", "take_action")
+    ):
         loaded = user_agent(agent, geometry or DEFAULT, convention)
     else:
         raise TttlabTypeError(f"not an agent, an agent name, a path or a policy: {agent!r}")

@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any, Literal, overload
 
 from tttlab.agents import Agent
+from tttlab.agents.base import is_deterministic
 from tttlab.api.agents import as_agent
 from tttlab.api.checks import geometry_of, seat_of
 from tttlab.api.results import Evaluation, Proof
-from tttlab.errors import TttlabError
+from tttlab.errors import AgentError, NotDeterministic, TttlabError
 from tttlab.evaluation import evaluate_seats, prove_worst_case
 from tttlab.game import Geometry, Player, check_enumerable, state_space
+from tttlab.io import UserAgent
 from tttlab.limits import EXACT_JUDGE_POSITIONS
 from tttlab.usercode.grading import check_path
 from tttlab.usercode.report import CheckReport
@@ -55,8 +57,9 @@ def evaluate(
 
     ``agent`` may also be anyone's policy: a function, a model with ``predict``, or
     ``"file.py:NAME"``, called under ``convention`` (detected when None; see
-    :mod:`tttlab.io.adapters`). A policy that is not deterministic is judged from
-    sampled move probabilities, and the result says ``sampled``.
+    :mod:`tttlab.io.adapters`), and asked each position twice. An agent that is not
+    deterministic (one that says so, or user code that answered a position two ways) is
+    judged from sampled move probabilities, and the result says ``sampled``.
 
     With ``prove=True`` (``ttt eval --prove``) no table is built: the worst case of each
     seat is proved by walking every game the agent can play, on boards of any size (see
@@ -84,8 +87,14 @@ def evaluate(
             f"{geometry.name} has {space.size:,} positions; exact evaluation is limited to "
             f"{EXACT_JUDGE_POSITIONS:,} (ttt eval --sample judges sampled decisions)"
         )
-    reports = evaluate_seats(player, geometry, seats)
-    sampled = bool(getattr(player, "sampled", False))
+    try:
+        reports = evaluate_seats(player, geometry, seats)
+    except NotDeterministic:
+        if not isinstance(player, UserAgent):
+            raise
+        player.sample_instead()  # user code that answered one position two ways
+        reports = evaluate_seats(player, geometry, seats)
+    sampled = not is_deterministic(player)
     return Evaluation(geometry.name, player.name, reports.get("X"), reports.get("O"), sampled)
 
 
@@ -95,7 +104,10 @@ def _proof(player: Agent, geometry: Geometry, seats: tuple[Player, ...] | None) 
     for side in chosen:
         if side not in played:
             raise TttlabError(f"{player.name} does not play {side.name}")
-    reports = {side.name: prove_worst_case(player, geometry, side) for side in chosen}
+    try:
+        reports = {side.name: prove_worst_case(player, geometry, side) for side in chosen}
+    except NotDeterministic as error:
+        raise AgentError(f"{error}; no proof covers every move it may play") from None
     return Proof(geometry.name, player.name, reports.get("X"), reports.get("O"))
 
 

@@ -22,10 +22,11 @@ from tttlab.cli.common import (
     side_option,
 )
 from tttlab.cli.loading import load_agents
-from tttlab.errors import TttlabError
+from tttlab.errors import NotDeterministic, TttlabError
 from tttlab.evaluation.sampled import sampled_decisions
 from tttlab.evaluation.worstcase import ProofReport
 from tttlab.game import Geometry, Player, Position, StateSpaceTooLarge
+from tttlab.io import UserAgent
 from tttlab.render import board_text
 
 
@@ -98,14 +99,15 @@ def eval_command(
         raise CommandError(str(error)) from None
     except ValueError as error:  # e.g. a seat the agent was not trained for
         raise CommandError(str(error)) from None
+    _established(player)
     if as_json:
         print_json(reports)
         return
     out.print(f"[bold]{player.name}[/bold] on {geometry.name} (exact, over the whole game graph)")
     if any(r.get("sampled") for r in reports.values()):
         out.print(
-            "Not deterministic: its move probabilities were estimated from samples, so the "
-            "figures below are sampled."
+            "Not deterministic: what it plays at a position can change from one call to the "
+            "next, so the figures below judge a sample of its play, not all of it."
         )
     for seat, r in reports.items():
         verdict = {1: "wins", 0: "draws", -1: "can be beaten"}[r["worst_case"]]
@@ -127,7 +129,13 @@ def _sampled(
     with err.status(f"Judging {decisions:,} sampled decisions of {player.name}…"):
         for seat in seats:
             try:
-                report = sampled_decisions(player, geometry, seat, decisions, rng)
+                try:
+                    report = sampled_decisions(player, geometry, seat, decisions, rng)
+                except NotDeterministic:
+                    if not isinstance(player, UserAgent):
+                        raise
+                    player.sample_instead()  # user code that answered a position two ways
+                    report = sampled_decisions(player, geometry, seat, decisions, rng)
             except ValueError as error:
                 raise CommandError(str(error)) from None
             reports[seat.name] = {"sampled": True, **report.as_json()}
@@ -147,6 +155,12 @@ def _sampled(
         )
 
 
+def _established(player: Agent) -> None:
+    """What judging established about user code's determinism (on stderr)."""
+    if isinstance(player, UserAgent):
+        err.print(f"ttt: {player.established()}", markup=False)
+
+
 def _share(x: float) -> str:
     """A probability as a decimal and a fraction, or in scientific notation when it is too
     small for both (a loss one game in a billion is not 0)."""
@@ -163,6 +177,7 @@ def _proved(
             evaluation = api.evaluate(player, geometry, side, prove=True)
     except TttlabError as error:
         raise CommandError(str(error)) from None
+    _established(player)
     if as_json:
         print_json(evaluation.to_dict())
         return

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tttlab.agents import Agent
-from tttlab.agents.base import check_rows, probability_rows
+from tttlab.agents.base import check_rows, is_deterministic, probability_rows
 from tttlab.errors import AgentError, TttlabError
 from tttlab.evaluation.exact import against_random
 from tttlab.game import Geometry, Player, Position
@@ -91,16 +91,12 @@ class ProofReport:
 
 def unprovable_reason(agent: Agent) -> str | None:
     """Why ``agent``'s moves cannot be proved, or None when they can: a proof covers the
-    moves the agent says it may play, so its answer must be the whole truth about them."""
-    if getattr(agent, "sampled", False):
+    moves the agent says it may play, so its answer must be the whole truth about them
+    (the agent declares it: ``deterministic``; user code is asked each position twice)."""
+    if not is_deterministic(agent):
         return (
-            f"{agent.name} is not deterministic: its moves were sampled, so no proof covers "
-            "every move it may play"
-        )
-    if type(agent).__name__ == "MCTSAgent":
-        return (
-            f"{agent.name} searches with random rollouts: the move it plays depends on the "
-            "draw, so no proof covers every move it may play"
+            f"{agent.name} is not deterministic: what it plays at a position can change from "
+            "one call to the next, so no proof covers every move it may play"
         )
     return None
 
