@@ -15,7 +15,14 @@ both a ``TttlabError`` and a ``TypeError``.
 
 from __future__ import annotations
 
-__all__ = ["AgentError", "ConfigError", "NotDeterministic", "TttlabError", "TttlabTypeError"]
+__all__ = [
+    "AgentError",
+    "ConfigError",
+    "NotDeterministic",
+    "TrainingDiverged",
+    "TttlabError",
+    "TttlabTypeError",
+]
 
 
 class TttlabError(ValueError):
@@ -63,3 +70,8 @@ class AgentError(TttlabError):
 class NotDeterministic(AgentError):
     """An agent answered one position differently when asked twice: no proof, and no
     unsampled exact verdict, covers every move it may play."""
+
+
+class TrainingDiverged(TttlabError):
+    """A training run whose network stopped being finite: it stops there, and what it
+    keeps (the trainer's state, a checkpoint) is the last finite state."""

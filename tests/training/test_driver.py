@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from tttlab.errors import TrainingDiverged
 from tttlab.game import DEFAULT
 from tttlab.io import load_agent_file
 from tttlab.training import ConsoleProgress, Outputs, Tick, Watcher, drive, resume, start
@@ -68,6 +69,42 @@ def test_network_iterations_cross_the_points(tmp_path: Path) -> None:
     assert [r["episode"] for r in result.records] == [0, 32, 48, 64]
     assert result.summary["episodes"] == 64
     assert "evaluation" not in result.summary
+
+
+@pytest.mark.parametrize("algorithm", ["dqn", "ppo"])
+def test_a_run_that_diverges_stops_and_keeps_its_last_finite_state(
+    tmp_path: Path, algorithm: str
+) -> None:
+    """A network that stops being finite at its third iteration: one line that names the
+    iteration, no agent file, no NaN curve point, and a checkpoint of the second iteration
+    that resumes (was: a NaN agent handed out, judged and saved)."""
+    jax = pytest.importorskip("jax")
+    run = start(algorithm, DEFAULT, 64, seed=0, hyperparameters={"batch": 16, "minibatch": 16})
+    trainer: Any = getattr(run, "trainer")  # noqa: B009
+    step = trainer._step
+
+    def poisoned(carry: Any, iteration: Any) -> Any:
+        carry, metrics = step(carry, iteration)
+        if int(iteration) == 2:
+            carry = jax.tree_util.tree_map(
+                lambda a: a * float("nan") if a.dtype.kind == "f" else a, carry
+            )
+        return carry, metrics
+
+    trainer._step = poisoned
+    outputs = Outputs(out=tmp_path / "net.npz", checkpoint=tmp_path / "net.ckpt.npz")
+    seen = Recorder()
+    with pytest.raises(TrainingDiverged) as caught:
+        drive(run, outputs=outputs, eval_every=16, watchers=[seen], signals=False)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert f"{algorithm} diverged at iteration 3 of 4 (after 32 self-play games)" in message
+    assert "net.ckpt.npz holds the last finite state (32 self-play games)" in message
+    assert not (tmp_path / "net.npz").exists()
+    assert all(t.point is None or t.done <= 32 for t in seen.ticks)
+    kept = load_agent_file(tmp_path / "net.ckpt.npz")
+    assert kept.meta["checkpoint"]["iteration"] == 2
+    assert resume(tmp_path / "net.ckpt.npz", algorithm).done == 32
 
 
 def test_a_reader_gone_before_the_save_means_no_file(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from tttlab.agents.network import NetworkAgent
-from tttlab.errors import ConfigError
+from tttlab.errors import ConfigError, TrainingDiverged
 from tttlab.game import Geometry
 from tttlab.hyperparameters import for_learner
 from tttlab.neural.network import Network, init_network, to_params
@@ -236,15 +236,23 @@ class IterationTrainer:
         """Self-play games played so far."""
         return int(self.iteration * self.config.games_per_iteration)
 
-    @property
-    def remaining(self) -> int:
-        return int((self.config.iterations - self.iteration) * self.config.games_per_iteration)
-
     def run(self, iterations: int = 1) -> dict[str, float]:
-        """Run up to ``iterations`` iterations (never past the budget); the last metrics."""
+        """Run up to ``iterations`` iterations (never past the budget); the last metrics.
+
+        An iteration after which the playing network's parameters are not all finite is
+        undone, and :class:`~tttlab.errors.TrainingDiverged` names it: the trainer keeps
+        the last finite state, so no agent, checkpoint or curve point is ever NaN."""
         metrics: dict[str, float] = {}
         for _ in range(min(iterations, self.config.iterations - self.iteration)):
+            before = self.carry
             self.carry, found = self._step(self.carry, jnp.int32(self.iteration))
+            if not bool(_finite(self._playing())):
+                self.carry = before
+                raise TrainingDiverged(
+                    f"{self.algorithm} diverged at iteration {self.iteration + 1:,} of "
+                    f"{self.config.iterations:,} (after {self.done:,} self-play games): its "
+                    "network's parameters are no longer finite"
+                )
             self.iteration += 1
             metrics = {k: float(v) for k, v in found.items()}
         return metrics
@@ -269,6 +277,13 @@ class IterationTrainer:
             raise ConfigError("the checkpoint's progress does not fit its budget")
         self.carry = jax.tree_util.tree_unflatten(treedef, restored)
         self.iteration = iteration
+
+
+@eqx.filter_jit
+def _finite(network: Network) -> jax.Array:
+    """Whether every parameter of ``network`` is finite (one reduction on the device)."""
+    leaves = jax.tree_util.tree_leaves(eqx.filter(network, eqx.is_inexact_array))
+    return jnp.all(jnp.stack([jnp.isfinite(leaf).all() for leaf in leaves]))
 
 
 def ring_write(

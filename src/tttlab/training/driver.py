@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tttlab.agents import Agent
+from tttlab.errors import TrainingDiverged
 from tttlab.evaluation import evaluate_seats
 from tttlab.evaluation.curves import curve_point, plot_curve, routine_judging
 from tttlab.training.runs import Run
@@ -107,7 +108,10 @@ def drive(
                 limit = min(run.remaining, run.step, every - before % every)
                 if checkpoint_every is not None:
                     limit = min(limit, checkpoint_every - before % checkpoint_every)
-                metrics = run.advance(limit)
+                try:
+                    metrics = run.advance(limit)
+                except TrainingDiverged as error:
+                    raise _diverged(run, files, error) from None
                 done = run.done
                 if (
                     checkpoint_every is not None
@@ -138,6 +142,18 @@ def drive(
     finally:
         for watcher in watchers:
             watcher.close()
+
+
+def _diverged(run: Run, files: Outputs, error: TrainingDiverged) -> TrainingDiverged:
+    """The run stopped where its network stopped being finite: no agent file, and the
+    checkpoint (when one is kept) holds the last finite state."""
+    if files.checkpoint is None:
+        return TrainingDiverged(f"{error}; nothing was saved (--checkpoint keeps a state)")
+    run.save(files.checkpoint, checkpoint=True)
+    return TrainingDiverged(
+        f"{error}; {files.checkpoint} holds the last finite state ({run.done:,} {run.unit}), "
+        "which --resume continues"
+    )
 
 
 def _finish(
