@@ -18,6 +18,7 @@ tttlab.errors.ConfigError: --draw-reward does not apply to q (it takes --epsilon
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -30,6 +31,8 @@ __all__ = [
     "HYPERPARAMETERS",
     "LEARNERS",
     "NETWORK_LEARNERS",
+    "RENAMED",
+    "SCHEDULED",
     "TABLE_LEARNERS",
     "Hyperparameter",
     "check_learner",
@@ -243,21 +246,17 @@ HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
         {**_each(_TABLE, "linear"), "q": "constant", "dqn": "linear"},
         SCHEDULE_KINDS,
     ),
-    _unit(
-        "alpha",
-        f"Learning rate: {_START} (dqn: adam's step size).",
-        {**_each(_TABLE, 0.5), "dqn": 0.001},
-    ),
+    _unit("alpha", f"Step size of the table updates: {_START}.", _each(_TABLE, 0.5)),
     _unit(
         "alpha_end",
-        f"Learning rate {_END}.",
-        {"td": 0.1, "q": None, "sarsa": 0.05, "expected-sarsa": 0.1, "double-q": 0.1, "dqn": None},
+        f"Step size {_END}.",
+        {"td": 0.1, "q": None, "sarsa": 0.05, "expected-sarsa": 0.1, "double-q": 0.1},
         _CONSTANT,
     ),
     _choice(
         "alpha_schedule",
-        "How the learning rate goes from --alpha to --alpha-end.",
-        {**_each(_TABLE, "linear"), "q": "constant", "dqn": "constant"},
+        "How the step size goes from --alpha to --alpha-end.",
+        {**_each(_TABLE, "linear"), "q": "constant"},
         SCHEDULE_KINDS,
     ),
     _unit("gamma", "Discount of the value of the next position.", _each((*_Q_FAMILY, "dqn"), 1.0)),
@@ -276,8 +275,8 @@ HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
     Hyperparameter(
         "learning_rate",
         "number",
-        "Adam's step size.",
-        {"alphazero": 0.001, "ppo": 0.0003},
+        "The networks' optimiser step (Adam's step size).",
+        {"alphazero": 0.001, "dqn": 0.001, "ppo": 0.0003},
         0.0,
         1.0,
         True,
@@ -308,6 +307,12 @@ HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
         "Double DQN targets: the online network picks the move, the target network values it.",
         {"dqn": True},
     ),
+    Hyperparameter(
+        "augment",
+        "switch",
+        "Train on a random symmetry of each position (rotations and reflections).",
+        {"alphazero": True, "dqn": True},
+    ),
     _choice(
         "perspective",
         "Values for the mover (one function for both seats), or for X, which O minimises.",
@@ -316,6 +321,10 @@ HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
     ),
 )
 BY_NAME: dict[str, Hyperparameter] = {h.name: h for h in HYPERPARAMETERS}
+#: The options that are schedules: each with ``_end`` and ``_schedule`` makes one.
+SCHEDULED = ("epsilon", "alpha")
+#: Old names that still work, each saying once that it is deprecated: (learner, old) → new.
+RENAMED = {("dqn", "alpha"): "learning_rate"}
 
 
 def for_learner(learner: str) -> tuple[Hyperparameter, ...]:
@@ -344,6 +353,15 @@ def check_options(learner: str, given: Mapping[str, Any]) -> dict[str, Any]:
             )
         if value is None:
             continue
+        if (learner, name) in RENAMED:
+            entry = BY_NAME[RENAMED[learner, name]]
+            warnings.warn(
+                f"--{name} is deprecated for {learner}: its optimiser step is {entry.option}, "
+                "as for every network learner",
+                FutureWarning,
+                stacklevel=2,
+            )
+            name = entry.name
         if not entry.applies(learner):
             takes = ", ".join(h.option for h in for_learner(learner))
             raise ConfigError(f"{entry.option} does not apply to {learner} (it takes {takes})")
@@ -357,7 +375,7 @@ def chosen_schedules(learner: str, options: Mapping[str, Any]) -> dict[str, Sche
     """The ε and α schedules that ``options`` (by Python name) ask for, each only if one of
     its three options is given (see :func:`schedule_from_options`)."""
     chosen: dict[str, Schedule] = {}
-    for name in ("epsilon", "alpha"):
+    for name in SCHEDULED:
         if BY_NAME[name].applies(learner):
             schedule = schedule_from_options(
                 options.get(f"{name}_schedule"),

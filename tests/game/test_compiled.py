@@ -16,11 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.cli.helpers import ttt
+from tests.references import reference_solve, reference_state_space
 from tttlab.game import Geometry, state_space, tablecache
 from tttlab.game.compiled import TABLE_FORMAT, build_tables
-from tttlab.game.statespace import reference_state_space
 from tttlab.solvers import solve_table
-from tttlab.solvers.table import reference_solve
 
 FIELDS = ("ids", "next", "terminal", "winner", "to_move", "ply", "canonical", "symmetry", "boards")
 

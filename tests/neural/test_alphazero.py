@@ -15,10 +15,9 @@ from tttlab.neural.alphazero import (
     AlphaZeroConfig,
     AlphaZeroTrainer,
     augment,
-    mover_results,
     search_step,
 )
-from tttlab.neural.loop import Replay
+from tttlab.neural.loop import Replay, negamax_backward
 from tttlab.neural.network import from_params, init_network, to_params
 from tttlab.vector import State, make
 
@@ -92,7 +91,7 @@ def test_value_targets_by_hand() -> None:
     done[8, 1] = True
     reward[5, 2], done[5:, 2] = 1.0, True
     reward[2, 3], done[2:, 3] = -1.0, True
-    z = np.asarray(mover_results(jnp.asarray(reward), jnp.asarray(done)))
+    z = np.asarray(negamax_backward(jnp.asarray(reward), jnp.asarray(done)))
     x_wins = [1, -1, 1, -1, 1, 0, 0, 0, 0]  # X moved at even plies
     o_wins = [-1, 1, -1, 1, -1, 1, 0, 0, 0]
     illegal = [-1, 1, -1, 0, 0, 0, 0, 0, 0]

@@ -67,7 +67,7 @@ def test_targets_and_one_adam_step_by_hand(perspective: str, double: bool) -> No
         hidden=(16,),
         double=double,
         perspective=perspective,
-        alpha=Schedule("constant", lr),
+        learning_rate=lr,
     )
     trainer = DQNTrainer(config)
     online = init_network(config.architecture, jax.random.PRNGKey(1))
@@ -239,7 +239,7 @@ def test_config_limits_and_headers() -> None:
     with pytest.raises(ValueError, match="unknown"):
         DQNConfig.from_header(Geometry(), 300, 0, {"simulations": 3})
     chosen = DQNConfig.from_options(
-        Geometry(), 10, 0, {"epsilon": 0.2, "alpha_schedule": "linear", "alpha_end": 1e-4}
+        Geometry(), 10, 0, {"epsilon": 0.2, "epsilon_schedule": "linear", "epsilon_end": 0.01}
     )
-    assert chosen.epsilon == Schedule("constant", 0.2)
-    assert chosen.alpha == Schedule("linear", 1e-3, 1e-4)
+    assert chosen.epsilon == Schedule("linear", 0.2, 0.01)
+    assert chosen.learning_rate == 1e-3

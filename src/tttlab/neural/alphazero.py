@@ -18,7 +18,6 @@ result from the mover's side.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import equinox as eqx
@@ -29,14 +28,10 @@ import numpy as np
 import optax  # type: ignore[import-untyped]
 
 from tttlab.agents.network import Architecture
-from tttlab.game import Geometry
-from tttlab.hyperparameters import BY_NAME, check_options
+from tttlab.neural.config import NetworkConfig
 from tttlab.neural.loop import (
-    IterationBudget,
     IterationTrainer,
-    RandomOpening,
     Replay,
-    check_fields,
     mover_reward,
     negamax_backward,
 )
@@ -48,96 +43,30 @@ __all__ = [
     "AlphaZeroTrainer",
     "augment",
     "gumbel_policy",
-    "mover_results",
     "search_step",
 ]
 
 LEARNER = "alphazero"
 
 
-@dataclass(frozen=True)
-class AlphaZeroConfig(RandomOpening, IterationBudget):
-    """Everything that fixes a run (with the seed, it fixes the result on a CPU). The
-    defaults, ranges and help of the options are declared in :mod:`tttlab.hyperparameters`.
+class AlphaZeroConfig(NetworkConfig):
+    """An AlphaZero run: the board, the self-play game slots in all (each plays one
+    searched move per cell, a new game whenever its game ends), the seed, and each option
+    that :mod:`tttlab.hyperparameters` declares for alphazero, by name: ``batch`` (game
+    slots at once per iteration), ``simulations`` (per self-play move), ``hidden``,
+    ``learning_rate``, ``updates``, ``minibatch``, ``replay`` (iterations' worth of real
+    positions kept), ``augment`` and ``opening`` (each game first plays up to ``opening``
+    uniformly random moves, not trained on: the exact judge asks for the right move in
+    every reachable position, and pure self-play soon visits only its own few lines)."""
 
-    Attributes:
-        geometry: the board.
-        episodes: self-play game slots in all (rounded up to whole iterations): each
-            plays one searched move per cell, a new game whenever its game ends.
-        seed: the seed of every random choice.
-        batch: game slots played at once per iteration.
-        simulations: search simulations per move in self-play.
-        hidden: widths of the network's hidden layers.
-        learning_rate: adam's step size.
-        updates: gradient steps per iteration.
-        minibatch: positions per gradient step.
-        replay: iterations' worth of rows (batch × cells each) the replay keeps, all of
-            them real positions.
-        augment: train on a random symmetry of each position.
-        opening: each game first plays a uniformly random number (0 to ``opening``) of
-            uniformly random moves, which are not trained on; ``None`` means cells − 2.
-            The exact judge asks for the right move in every reachable position, and pure
-            self-play soon visits only its own few lines.
-    """
-
-    geometry: Geometry
-    episodes: int
-    seed: int = 0
-    batch: int = BY_NAME["batch"].default(LEARNER)
-    simulations: int = BY_NAME["simulations"].default(LEARNER)
-    hidden: tuple[int, ...] = BY_NAME["hidden"].default(LEARNER)
-    learning_rate: float = BY_NAME["learning_rate"].default(LEARNER)
-    updates: int = BY_NAME["updates"].default(LEARNER)
-    minibatch: int = BY_NAME["minibatch"].default(LEARNER)
-    replay: int = BY_NAME["replay"].default(LEARNER)
-    augment: bool = True
-    opening: int | None = BY_NAME["opening"].default(LEARNER)
-
-    def __post_init__(self) -> None:
-        check_fields(self, LEARNER)
-        self.check_opening()
+    learner = LEARNER
 
     @property
     def architecture(self) -> Architecture:
         return Architecture(self.geometry.cells, self.hidden, "policy-value")
 
-    def header(self) -> dict[str, Any]:
-        """The hyperparameters, as agent files and ``--json`` show them."""
-        return {
-            "batch": self.games_per_iteration,
-            "simulations": self.simulations,
-            "hidden": list(self.hidden),
-            "learning_rate": self.learning_rate,
-            "updates": self.updates,
-            "minibatch": self.minibatch,
-            "replay": self.replay,
-            "augment": self.augment,
-            "opening": self.random_plies,
-        }
-
-    @classmethod
-    def from_options(
-        cls, geometry: Geometry, episodes: int, seed: int, options: dict[str, Any]
-    ) -> AlphaZeroConfig:
-        """The configuration ``ttt train alphazero`` builds (options checked by
-        :func:`tttlab.hyperparameters.check_options`)."""
-        return cls(
-            geometry=geometry, episodes=episodes, seed=seed, **check_options(LEARNER, options)
-        )
-
 
 _MIN_LOGIT = float(np.finfo(np.float32).min)
-
-
-def mover_results(reward: jax.Array, terminated: jax.Array) -> jax.Array:
-    """The value target of every ply: the game's result from the side that moved there.
-
-    ``reward[t]`` is what the mover of ply ``t`` got (+1 for a win, −1 for an illegal move,
-    else 0) and ``terminated[t]`` whether the game was over after it, both (plies, games).
-    Backwards: z_t = r_t at the game's last move, else r_t − z_{t+1} (the next position
-    belongs to the other player); plies after the end get 0.
-    """
-    return negamax_backward(reward, terminated)
 
 
 def augment(
@@ -294,7 +223,9 @@ class AlphaZeroTrainer(IterationTrainer):
         )
         # A move is kept when its game ends within the iteration: some game end at or after it.
         kept = jnp.flip(jnp.cumsum(jnp.flip(terminated, 0), axis=0), 0) > 0
-        return obs, policy, mover_results(reward, terminated), kept
+        # The value target of every ply: the game's result for the side that moved there
+        # (r at the game's last move, else r minus the next ply's; 0 after the end).
+        return obs, policy, negamax_backward(reward, terminated), kept
 
     def _loss(
         self, network: Network, obs: jax.Array, policy: jax.Array, value: jax.Array, w: jax.Array

@@ -23,7 +23,6 @@ minimises, exactly as the seed's table. The README compares them.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import equinox as eqx
@@ -33,18 +32,10 @@ import numpy as np
 import optax  # type: ignore[import-untyped]
 
 from tttlab.agents.network import Architecture
-from tttlab.game import Geometry
-from tttlab.hyperparameters import (
-    BY_NAME,
-    check_options,
-    chosen_schedules,
-    default_schedule,
-)
+from tttlab.neural.config import NetworkConfig
 from tttlab.neural.loop import (
-    IterationBudget,
     IterationTrainer,
     Replay,
-    check_fields,
     mover_reward,
     uniform_legal,
 )
@@ -68,86 +59,20 @@ def schedule_value(schedule: Schedule, t: jax.Array, total: int) -> jax.Array:
     return start * (end / start) ** frac
 
 
-@dataclass(frozen=True)
-class DQNConfig(IterationBudget):
-    """Everything that fixes a run (with the seed, it fixes the result on a CPU). The
-    defaults, ranges and help of the options are declared in :mod:`tttlab.hyperparameters`.
+class DQNConfig(NetworkConfig):
+    """A DQN run: the board, the self-play games in all, the seed, and each option that
+    :mod:`tttlab.hyperparameters` declares for dqn, by name: ``epsilon`` (a schedule over
+    the games), ``learning_rate`` (adam's step), ``gamma``, ``batch`` (games at once per
+    iteration), ``hidden``, ``updates`` (gradient steps per iteration), ``minibatch``,
+    ``replay`` (iterations of transitions kept), ``target_every`` (gradient steps between
+    copies to the target), ``double``, ``perspective`` (see the module's doc) and
+    ``augment``."""
 
-    Attributes:
-        geometry: the board.
-        episodes: self-play games in all (rounded up to whole iterations).
-        seed: the seed of every random choice.
-        epsilon: exploration over the games (episode t of ``episodes``).
-        alpha: adam's step size over the gradient steps.
-        gamma: the discount.
-        batch: games played at once per iteration.
-        hidden: widths of the network's hidden layers.
-        updates: gradient steps per iteration.
-        minibatch: transitions per gradient step.
-        replay: iterations of transitions the replay keeps.
-        target_every: gradient steps between copies of the online network to the target.
-        double: Double DQN (the online network picks the bootstrap move, the target
-            network values it).
-        perspective: ``mover`` or ``x`` (see the module's doc).
-        augment: train on a random symmetry of each transition.
-    """
-
-    geometry: Geometry
-    episodes: int
-    seed: int = 0
-    epsilon: Schedule = field(default_factory=lambda: default_schedule(LEARNER, "epsilon"))
-    alpha: Schedule = field(default_factory=lambda: default_schedule(LEARNER, "alpha"))
-    gamma: float = BY_NAME["gamma"].default(LEARNER)
-    batch: int = BY_NAME["batch"].default(LEARNER)
-    hidden: tuple[int, ...] = BY_NAME["hidden"].default(LEARNER)
-    updates: int = BY_NAME["updates"].default(LEARNER)
-    minibatch: int = BY_NAME["minibatch"].default(LEARNER)
-    replay: int = BY_NAME["replay"].default(LEARNER)
-    target_every: int = BY_NAME["target_every"].default(LEARNER)
-    double: bool = BY_NAME["double"].default(LEARNER)
-    perspective: str = BY_NAME["perspective"].default(LEARNER)
-    augment: bool = True
-
-    def __post_init__(self) -> None:
-        check_fields(self, LEARNER)
-        self.epsilon.validate("epsilon")
-        self.alpha.validate("alpha")
+    learner = LEARNER
 
     @property
     def architecture(self) -> Architecture:
         return Architecture(self.geometry.cells, self.hidden, "q", self.perspective)
-
-    def header(self) -> dict[str, Any]:
-        """The hyperparameters, as agent files and ``--json`` show them."""
-        return {
-            "epsilon": asdict(self.epsilon),
-            "alpha": asdict(self.alpha),
-            "gamma": self.gamma,
-            "batch": self.games_per_iteration,
-            "hidden": list(self.hidden),
-            "updates": self.updates,
-            "minibatch": self.minibatch,
-            "replay": self.replay,
-            "target_every": self.target_every,
-            "double": self.double,
-            "perspective": self.perspective,
-            "augment": self.augment,
-        }
-
-    @classmethod
-    def from_options(
-        cls, geometry: Geometry, episodes: int, seed: int, options: dict[str, Any]
-    ) -> DQNConfig:
-        """The configuration ``ttt train dqn`` builds: schedules from ``epsilon``,
-        ``epsilon_end``, ``epsilon_schedule`` and the same for ``alpha`` (a start value
-        alone makes a constant schedule, as for the tables); the rest by field name."""
-        options = check_options(LEARNER, options)
-        schedules = chosen_schedules(LEARNER, options)
-        chosen: dict[str, Any] = {
-            k: v for k, v in options.items() if not k.startswith(("epsilon", "alpha"))
-        }
-        chosen.update(schedules)
-        return cls(geometry=geometry, episodes=episodes, seed=seed, **chosen)
 
 
 class Batch(eqx.Module):
@@ -182,9 +107,8 @@ class DQNTrainer(IterationTrainer):
     algorithm = LEARNER
 
     def __init__(self, config: DQNConfig) -> None:
-        total_steps = config.iterations * config.updates
-        optimizer = optax.adam(lambda t: schedule_value(config.alpha, t, total_steps))
-        key, network = self._prepare(config, optimizer)
+        key, network = self._prepare(config, optax.adam(config.learning_rate))
+        self.capacity = self.per_iteration * config.replay
         self.inverse = jnp.asarray(np.argsort(np.asarray(self.perms), axis=1).astype(np.int32))
         n, cells = self.capacity, self.cells
         self.carry = _Carry(

@@ -3,8 +3,7 @@ games, one jitted iteration over a carry of arrays, and checkpoints of that carr
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any, Self
+from typing import Any
 
 import equinox as eqx
 import jax
@@ -13,92 +12,17 @@ import numpy as np
 
 from tttlab.agents.network import NetworkAgent
 from tttlab.errors import ConfigError, TrainingDiverged
-from tttlab.game import Geometry
-from tttlab.hyperparameters import for_learner
 from tttlab.neural.network import Network, init_network, to_params
-from tttlab.schedules import Schedule
 from tttlab.vector import State, make
 
 __all__ = [
-    "IterationBudget",
     "IterationTrainer",
-    "RandomOpening",
     "Replay",
-    "check_fields",
-    "header_fields",
     "mover_reward",
     "negamax_backward",
     "ring_write",
     "uniform_legal",
 ]
-
-
-def check_fields(config: Any, learner: str) -> None:
-    """Check a network learner's configuration against the one declaration of its options
-    (:mod:`tttlab.hyperparameters`): every field that is an option, and the budget."""
-    if isinstance(config.episodes, bool) or not isinstance(config.episodes, int):
-        raise ConfigError("episodes must be a whole number")
-    if config.episodes < 1:
-        raise ConfigError(f"episodes must be at least 1, got {config.episodes}")
-    for entry in for_learner(learner):
-        value = getattr(config, entry.name, None)
-        if value is not None and not isinstance(value, Schedule):
-            entry.check(value)
-
-
-class RandomOpening:
-    """The random opening that AlphaZero and PPO share: each game first plays a uniformly
-    random number (0 to ``opening``) of uniformly random moves, not trained on; ``None``
-    means cells − 2."""
-
-    geometry: Geometry
-    opening: int | None
-
-    def check_opening(self) -> None:
-        if self.opening is not None and self.opening > self.geometry.cells:
-            raise ConfigError(f"--opening must be at most {self.geometry.cells} on this board")
-
-    @property
-    def random_plies(self) -> int:
-        return max(0, self.geometry.cells - 2) if self.opening is None else self.opening
-
-
-class IterationBudget:
-    """What the network learners' configurations share: their budget in whole iterations
-    of ``batch`` games, and rebuilding them from an agent file's header (a resumed run)."""
-
-    episodes: int
-    batch: int
-
-    @property
-    def games_per_iteration(self) -> int:
-        return min(self.batch, self.episodes)
-
-    @property
-    def iterations(self) -> int:
-        return -(-self.episodes // self.games_per_iteration)
-
-    @classmethod
-    def from_header(
-        cls, geometry: Geometry, episodes: int, seed: int, header: dict[str, Any]
-    ) -> Self:
-        return cls(geometry=geometry, episodes=episodes, seed=seed, **header_fields(cls, header))  # type: ignore[call-arg]
-
-
-def header_fields(config_class: Any, header: dict[str, Any]) -> dict[str, Any]:
-    """A configuration's fields from an agent file's ``hyperparameters`` (a resumed run)."""
-    known = {f.name for f in dataclasses.fields(config_class)} - {"geometry", "episodes", "seed"}
-    options = {k.replace("-", "_"): v for k, v in header.items()}
-    if not set(options) <= known:
-        raise ConfigError(f"unknown hyperparameters {sorted(set(options) - known)}")
-    for name in ("epsilon", "alpha"):
-        if name in options and name in known:
-            if not isinstance(options[name], dict):
-                raise ConfigError(f"{name} is not a schedule")
-            options[name] = Schedule(**options[name])
-    if "hidden" in options:
-        options["hidden"] = tuple(options["hidden"])
-    return options
 
 
 def uniform_legal(key: jax.Array, state: State) -> jax.Array:
@@ -210,7 +134,6 @@ class IterationTrainer:
         self.perms = jnp.asarray(np.array(config.geometry.symmetries, dtype=np.int32))
         self.optimizer = optimizer
         self.per_iteration = config.games_per_iteration * self.cells
-        self.capacity = self.per_iteration * config.replay
         key, init_key = jax.random.split(jax.random.PRNGKey(config.seed))
         return key, init_network(config.architecture, init_key)
 

@@ -26,7 +26,6 @@ batch of games, the minibatch, the opening and the budget.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import equinox as eqx
@@ -35,13 +34,9 @@ import jax.numpy as jnp
 import optax  # type: ignore[import-untyped]
 
 from tttlab.agents.network import Architecture
-from tttlab.game import Geometry
-from tttlab.hyperparameters import BY_NAME, check_options
+from tttlab.neural.config import NetworkConfig
 from tttlab.neural.loop import (
-    IterationBudget,
     IterationTrainer,
-    RandomOpening,
-    check_fields,
     mover_reward,
     negamax_backward,
     uniform_legal,
@@ -57,78 +52,18 @@ MAX_GRAD_NORM = 0.5
 _NEG = -1e9
 
 
-@dataclass(frozen=True)
-class PPOConfig(RandomOpening, IterationBudget):
-    """Everything that fixes a run (with the seed, it fixes the result on a CPU). The
-    defaults, ranges and help of the options are declared in :mod:`tttlab.hyperparameters`.
+class PPOConfig(NetworkConfig):
+    """A PPO run: the board, the self-play games in all, the seed, and each option that
+    :mod:`tttlab.hyperparameters` declares for ppo, by name: ``batch``, ``hidden``,
+    ``learning_rate``, ``epochs`` (passes over each iteration's positions), ``minibatch``,
+    ``clip``, ``entropy``, ``value_coef``, ``gae_lambda`` and ``opening``. On-policy: only
+    the iteration's own positions are trained on."""
 
-    Attributes:
-        geometry, episodes, seed: the board, the self-play games in all (rounded up to
-            whole iterations), the seed of every random choice.
-        batch: games played at once per iteration.
-        hidden: widths of the network's hidden layers.
-        learning_rate: adam's step size.
-        epochs: passes over each iteration's positions.
-        minibatch: positions per gradient step.
-        clip: ε of the clipped ratio.
-        entropy: the entropy bonus's coefficient.
-        value_coef: the value loss's coefficient.
-        gae_lambda: λ of generalised advantage estimation.
-        opening: each game first plays a uniformly random number (0 to ``opening``) of
-            uniformly random moves, not trained on; ``None`` means cells − 2.
-    """
-
-    geometry: Geometry
-    episodes: int
-    seed: int = 0
-    batch: int = BY_NAME["batch"].default(LEARNER)
-    hidden: tuple[int, ...] = BY_NAME["hidden"].default(LEARNER)
-    learning_rate: float = BY_NAME["learning_rate"].default(LEARNER)
-    epochs: int = BY_NAME["epochs"].default(LEARNER)
-    minibatch: int = BY_NAME["minibatch"].default(LEARNER)
-    clip: float = BY_NAME["clip"].default(LEARNER)
-    entropy: float = BY_NAME["entropy"].default(LEARNER)
-    value_coef: float = BY_NAME["value_coef"].default(LEARNER)
-    gae_lambda: float = BY_NAME["gae_lambda"].default(LEARNER)
-    opening: int | None = BY_NAME["opening"].default(LEARNER)
-
-    def __post_init__(self) -> None:
-        check_fields(self, LEARNER)
-        self.check_opening()
-
-    @property
-    def replay(self) -> int:
-        """On-policy: only the iteration's own positions are kept."""
-        return 1
+    learner = LEARNER
 
     @property
     def architecture(self) -> Architecture:
         return Architecture(self.geometry.cells, self.hidden, "policy-value")
-
-    def header(self) -> dict[str, Any]:
-        """The hyperparameters, as agent files and ``--json`` show them."""
-        return {
-            "batch": self.games_per_iteration,
-            "hidden": list(self.hidden),
-            "learning_rate": self.learning_rate,
-            "epochs": self.epochs,
-            "minibatch": self.minibatch,
-            "clip": self.clip,
-            "entropy": self.entropy,
-            "value_coef": self.value_coef,
-            "gae_lambda": self.gae_lambda,
-            "opening": self.random_plies,
-        }
-
-    @classmethod
-    def from_options(
-        cls, geometry: Geometry, episodes: int, seed: int, options: dict[str, Any]
-    ) -> PPOConfig:
-        """The configuration ``ttt train ppo`` builds (options checked by
-        :func:`tttlab.hyperparameters.check_options`)."""
-        return cls(
-            geometry=geometry, episodes=episodes, seed=seed, **check_options(LEARNER, options)
-        )
 
 
 class Rollout(eqx.Module):

@@ -18,7 +18,7 @@ from numba import njit, prange
 
 from tttlab.game import Geometry, Position, StateSpace, state_space
 
-__all__ = ["Solution", "reference_solve", "solve_table"]
+__all__ = ["Solution", "solve_table"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -181,33 +181,3 @@ def solve_table(geometry: Geometry) -> Solution:
     score = _scores(space.next, space.terminal, space.winner, space.ply, big)
     score.setflags(write=False)
     return Solution(space, score)
-
-
-def reference_solve(
-    geometry: Geometry,
-) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Scores, optimal and best moves by plain numpy backward induction, layer by layer: the
-    independent reference for the compiled solver's tests."""
-    space = state_space(geometry)
-    big = geometry.cells + 1
-    n = space.size
-    score = np.zeros(n, dtype=np.int16)
-    score[space.winner == 1] = big
-    score[space.winner == 2] = -big
-    optimal = np.zeros((n, geometry.cells), dtype=np.bool_)
-    best = np.zeros((n, geometry.cells), dtype=np.bool_)
-    for ply in range(int(space.ply.max()), -1, -1):
-        layer = np.flatnonzero((space.ply == ply) & ~space.terminal)
-        if layer.size == 0:
-            continue
-        children = space.next[layer]
-        legal = children >= 0
-        child_score = shrink(score[np.where(legal, children, 0)])
-        x_moves = ply % 2 == 0  # X moves on even plies
-        fill = np.int16(-2 * big if x_moves else 2 * big)
-        masked = np.where(legal, child_score, fill)
-        chosen = masked.max(axis=1) if x_moves else masked.min(axis=1)
-        score[layer] = chosen
-        best[layer] = legal & (masked == chosen[:, None])
-        optimal[layer] = legal & (np.sign(masked) == np.sign(chosen)[:, None])
-    return score, optimal, best
