@@ -85,7 +85,7 @@ def test_the_agent_goes_everywhere(trained: tuple[Path, dict[str, object], Path]
     "args",
     [
         ["train", "dqn", "--simulations", "8"],
-        ["train", "dqn", "--learning-rate", "0.01"],
+        ["train", "dqn", "--epochs", "2"],
         ["train", "dqn", "--opponent", "random"],
         ["train", "dqn", "--perspective", "o"],
         ["train", "dqn", "--gamma", "1.5"],
