@@ -160,7 +160,7 @@ def test_eval_prove_shows_a_losing_line_that_ttt_play_replays() -> None:
         ),
         (["eval", "missing.npz"], "not a built-in"),
         (["eval", "perfect", "--prove", "--sample", "5"], "choose one"),
-        (["eval", "mcts:10", "--prove"], "random rollouts"),
+        (["eval", "mcts:10", "--prove"], "mcts(10) is not deterministic"),
         (["arena", "perfect"], "at least two"),
         (["arena", "perfect", "random", "--games", "0"], "'--games'"),
     ],

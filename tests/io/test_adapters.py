@@ -310,7 +310,9 @@ def test_ttt_eval_says_the_convention_and_judges_a_file(tmp_path: Path) -> None:
     done = ttt("eval", "course_agent.py:agent", "--json", cwd=str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert done.stderr == (
-        "ttt: course_agent.py:agent: f(observation, action_mask) -> action; deterministic\n"
+        "ttt: course_agent.py:agent: f(observation, action_mask) -> action; each position is "
+        "asked twice\nttt: course_agent.py:agent answered each of the 4,520 positions it was "
+        "asked twice the same way both times\n"
     )
     report = json.loads(done.stdout)
     assert report["X"]["worst_case"] == -1

@@ -17,8 +17,30 @@ if TYPE_CHECKING:
 __all__ = ["ArenaResult", "Curve", "Evaluation", "MDPResult", "Proof", "SolveResult"]
 
 
+class _Judged:
+    """What an evaluation and a proof share: a report for each seat judged (None for a
+    seat not asked for)."""
+
+    X: Any
+    O: Any
+
+    def _judged(self) -> list[tuple[str, Any]]:
+        return [(seat, r) for seat, r in (("X", self.X), ("O", self.O)) if r is not None]
+
+    @property
+    def unbeatable(self) -> bool:
+        """Worst case 0 or better on every seat judged (a proof's is proved)."""
+        return all(r.worst_case >= 0 for _, r in self._judged())
+
+    def _repr_html_(self) -> str:
+        from tttlab.api.display import evaluation_html
+
+        judged: Any = self
+        return str(evaluation_html(judged))
+
+
 @dataclass(frozen=True)
-class Evaluation:
+class Evaluation(_Judged):
     """Exact metrics per seat, as ``ttt eval --json`` prints them (see ``SeatReport``).
 
     ``X`` or ``O`` is ``None`` for a seat the agent does not play.
@@ -42,25 +64,11 @@ class Evaluation:
     def to_dict(self) -> dict[str, Any]:
         """Exactly the JSON of ``ttt eval --json``."""
         mark = {"sampled": True} if self.sampled else {}
-        return {
-            seat: {**r.as_json(), **mark}
-            for seat, r in (("X", self.X), ("O", self.O))
-            if r is not None
-        }
-
-    @property
-    def unbeatable(self) -> bool:
-        """Worst case 0 or better on every seat evaluated."""
-        return all(r.worst_case >= 0 for r in (self.X, self.O) if r is not None)
-
-    def _repr_html_(self) -> str:
-        from tttlab.api.display import evaluation_html
-
-        return evaluation_html(self)
+        return {seat: {**r.as_json(), **mark} for seat, r in self._judged()}
 
 
 @dataclass(frozen=True)
-class Proof:
+class Proof(_Judged):
     """Each seat's worst case proved without a table, as ``ttt eval --prove --json`` prints
     it (see ``ProofReport``); ``X`` or ``O`` is ``None`` for a seat not asked for.
 
@@ -78,17 +86,7 @@ class Proof:
 
     def to_dict(self) -> dict[str, Any]:
         """Exactly the JSON of ``ttt eval --prove --json``."""
-        return {seat: r.as_json() for seat, r in (("X", self.X), ("O", self.O)) if r is not None}
-
-    @property
-    def unbeatable(self) -> bool:
-        """Proved: worst case 0 or better on every seat."""
-        return all(r.worst_case >= 0 for r in (self.X, self.O) if r is not None)
-
-    def _repr_html_(self) -> str:
-        from tttlab.api.display import evaluation_html
-
-        return evaluation_html(self)
+        return {seat: r.as_json() for seat, r in self._judged()}
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import BinaryIO
 
@@ -32,8 +35,17 @@ from tttlab.cli.common import (
 from tttlab.errors import TttlabError
 from tttlab.usercode import box
 from tttlab.usercode.exercises import EXERCISES
+from tttlab.usercode.formats import (
+    FORMATS,
+    VISIBILITY,
+    gradescope,
+    junit,
+    parse_points,
+    prairielearn,
+)
 from tttlab.usercode.grading import ISOLATION, check_path
 from tttlab.usercode.report import TABLE_COLUMNS, CheckReport, verdict_markup, worst_exit_code
+from tttlab.usercode.sandbox import ABANDON
 
 
 def _table(reports: Sequence[CheckReport]) -> None:
@@ -54,6 +66,29 @@ def _table(reports: Sequence[CheckReport]) -> None:
             escape(row["problem"]),
         )
     out.print(table)
+
+
+def _in_order(
+    paths: Sequence[Path], grade: Callable[[Path], CheckReport], at_once: int
+) -> Iterator[CheckReport]:
+    """Each path's report, in the order of ``paths``, graded ``at_once`` at a time (threads:
+    the work is in each box's processes). A Ctrl-C ends every running box at once."""
+    if at_once <= 1:
+        yield from map(grade, paths)
+        return
+    pool = ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="ttt-check")
+    futures = [pool.submit(grade, path) for path in paths]
+    try:
+        for future in futures:
+            yield future.result()
+    except BaseException:
+        ABANDON.set()  # each running box ends within a tenth of a second
+        raise
+    finally:
+        for future in futures:
+            future.cancel()
+        pool.shutdown(wait=True)
+        ABANDON.clear()
 
 
 def _csv_bytes(reports: Sequence[CheckReport]) -> bytes:
@@ -113,6 +148,35 @@ def _csv_bytes(reports: Sequence[CheckReport]) -> bytes:
     help="auto: each file in a box where one can be made (bubblewrap), else graded with "
     "what is left, said on stderr; required: refuse without a box; off: no box.",
 )
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Submissions graded at once, each in its own box with its own limits (default: "
+    "the number of cores). The report keeps the order of the arguments.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="text (the table), json (as --json), csv (the table as CSV), or what a grading "
+    "platform reads: gradescope (results.json), junit (XML), prairielearn (results.json).",
+)
+@click.option(
+    "--points",
+    metavar="CHECK=N",
+    multiple=True,
+    help="Points for a check in gradescope and prairielearn (repeatable; default 1 each).",
+)
+@click.option(
+    "--visibility",
+    type=click.Choice(VISIBILITY),
+    default="visible",
+    show_default=True,
+    help="Who sees the results on Gradescope.",
+)
 @file_option("--csv", "csv_path", "Also write the summary table to this CSV file.")
 @json_option
 def check_command(
@@ -123,6 +187,10 @@ def check_command(
     exercise: str | None,
     only: tuple[str, ...],
     isolation: str,
+    jobs: int | None,
+    fmt: str | None,
+    points: tuple[str, ...],
+    visibility: str,
     csv_path: Path | None,
     as_json: bool,
 ) -> int:
@@ -134,44 +202,62 @@ def check_command(
     memory, files and processes); what it reports is checked, never believed.
     """
     raise_interrupts()  # a Ctrl-C ends each box and removes its cgroup
+    if as_json and fmt not in (None, "json"):
+        raise CommandError(f"--json and --format {fmt} are two formats: choose one")
+    fmt = "json" if as_json else (fmt or "text")
+    try:
+        worth = parse_points(points)
+    except TttlabError as error:
+        raise CommandError(str(error)) from None
     if csv_path is not None:
         writable_target(csv_path, "'--csv'")
     for path in paths:
         if not path.is_dir() and path.suffix != ".py":
             raise CommandError(f"{path} is not a Python file (.py) or a folder")
+
+    def grade(path: Path) -> CheckReport:
+        try:
+            return check_path(
+                path,
+                exercise=exercise,
+                time_limit=time_limit,
+                memory_mb=memory_limit,
+                call_seconds=call_limit,
+                only=only,
+                isolation=isolation,
+            )
+        except TttlabError as error:
+            # one file read by a person: one line; a platform's format: a grade of 0, and why
+            if (len(paths) == 1 and fmt in ("text", "json", "csv")) or isolation == "required":
+                raise CommandError(str(error)) from None
+            problem = f"could not be graded: {error}"
+            return CheckReport(str(path), "", {}, 0.0, problems=(problem,), status="error")
+
+    at_once = min(jobs or len(os.sched_getaffinity(0)), len(paths))
     reports: list[CheckReport] = []
-    for i, path in enumerate(paths):
-        with err.status(f"Checking {escape(str(path))} ({i + 1}/{len(paths)})…"):
-            try:
-                report = check_path(
-                    path,
-                    exercise=exercise,
-                    time_limit=time_limit,
-                    memory_mb=memory_limit,
-                    call_seconds=call_limit,
-                    only=only,
-                    isolation=isolation,
-                )
-            except TttlabError as error:
-                if len(paths) == 1 or isolation == "required":
-                    raise CommandError(str(error)) from None
-                report = CheckReport(
-                    file=str(path),
-                    exercise="",
-                    checks={},
-                    coverage=0.0,
-                    problems=(f"could not be graded: {error}",),
-                    status="error",
-                )
-        if not reports and isolation == "auto" and not box.isolation().boxed:
-            err.print(f"ttt check: {escape(box.isolation().describe)}", highlight=False)
-        reports.append(report)
-        if as_json:
-            print_json(report.as_json())
-        elif len(paths) == 1:
-            out.print(report.summary(markup=True))
-    if not as_json and len(paths) > 1:
-        _table(reports)
+    what = f"{len(paths)} submissions, {at_once} at a time" if len(paths) > 1 else str(paths[0])
+    with err.status(f"Checking {escape(what)}…") as status:
+        for report in _in_order(paths, grade, at_once):
+            if not reports and isolation == "auto" and not box.isolation().boxed:
+                err.print(f"ttt check: {escape(box.isolation().describe)}", highlight=False)
+            reports.append(report)
+            status.update(f"Checking {escape(what)}… ({len(reports)} done)")
+            if fmt == "json":
+                print_json(report.as_json())
+    if fmt == "text":
+        if len(paths) == 1:
+            out.print(reports[0].summary(markup=True))
+        else:
+            _table(reports)
+    elif fmt == "csv":
+        sys.stdout.buffer.write(_csv_bytes(reports))
+    elif fmt == "gradescope":
+        print_json(gradescope(reports, worth, visibility))
+    elif fmt == "prairielearn":
+        print_json(prairielearn(reports, worth))
+    elif fmt == "junit":
+        sys.stdout.buffer.write(junit(reports))
+    sys.stdout.flush()
     if csv_path is not None:
         data = _csv_bytes(reports)
 

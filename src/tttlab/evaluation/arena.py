@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -33,13 +33,7 @@ class Pairing:
     draws: int = 0
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            "x": self.x,
-            "o": self.o,
-            "x_wins": self.x_wins,
-            "o_wins": self.o_wins,
-            "draws": self.draws,
-        }
+        return asdict(self)
 
 
 @dataclass

@@ -7,7 +7,7 @@ import itertools
 import json
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, astuple, dataclass
 from typing import Any
 
 from tttlab.errors import TttlabError
@@ -44,7 +44,7 @@ class Run:
 
     @property
     def key(self) -> tuple[str, str, int, int, str]:
-        return (self.algorithm, self.board, self.episodes, self.seed, self.hyperparameters)
+        return astuple(self)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -52,13 +52,7 @@ class Run:
         return loaded
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "algorithm": self.algorithm,
-            "board": self.board,
-            "episodes": self.episodes,
-            "seed": self.seed,
-            "hyperparameters": self.hyperparameters,
-        }
+        return asdict(self)
 
 
 def _count(text: str, label: str) -> int:

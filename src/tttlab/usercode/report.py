@@ -4,7 +4,7 @@ counterexample; the JSON schema (documented in docs/reference/json.md) and the s
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +33,7 @@ class Example:
     drawing: str = ""
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            "board": self.board,
-            "call": self.call,
-            "expected": self.expected,
-            "got": self.got,
-            "repro": self.repro,
-        }
+        return {k: v for k, v in asdict(self).items() if k != "drawing"}  # JSON draws no boards
 
 
 @dataclass(frozen=True)
@@ -168,29 +162,20 @@ class CheckReport:
         problem = "[red]problem:[/]" if markup else "problem:"
         lines += [f"  {problem} {escape(p)}" for p in self.problems]
         width = max((len(name) for name in self.checks), default=0)
-        for name, check in self.checks.items():
-            more = ""
-            if "invalid_checked" in check.extra:
-                more = f" (+{check.extra['invalid_checked']:,} invalid actions)"
-            if check.checked < check.planned:
-                more += f" of {check.planned:,}"
-            wrong = f", {check.wrong:,} wrong" if check.wrong else ""
-            mark = verdict(check.status)
-            lines.append(f"  {name:<{width}}  {mark} {check.checked:>7,} checked{more}{wrong}")
+        lines += [_check_line(n, c, width, verdict) for n, c in self.checks.items()]
         lines += [f"  note: {escape(note)}" for note in self.notes]
         for name, check in self.checks.items():
-            example = check.example
-            if example is None:
-                continue
-            title = f"[bold]{name}[/]" if markup else name
-            lines.append(f"\n{title}: first counterexample (earliest in the game)")
-            if example.drawing:
-                lines += ["    " + line for line in example.drawing.splitlines()]
-            lines.append(f"  call:      {escape(example.call)}")
-            lines.append(f"  expected:  {escape(example.expected)}")
-            lines.append(f"  got:       {escape(example.got)}")
-            lines.append(f"  reproduce: {escape(example.repro)}")
+            lines += _example_lines(name, check, escape, markup)
         return "\n".join(lines)
+
+    def check_text(self, name: str) -> str:
+        """One check as the report says it, in plain text: its line, then its first
+        counterexample drawn (what the graders' formats show per test)."""
+        check = self.checks.get(name)
+        if check is None:
+            return "not run: " + ("; ".join(self.problems) or self.status)
+        line = _check_line(name, check, len(name), VERDICTS.__getitem__).strip()
+        return "\n".join([line, *_example_lines(name, check, str, False)]).rstrip()
 
     def __str__(self) -> str:
         return self.summary()
@@ -231,6 +216,34 @@ EXIT_CODES = {"pass": 0, "fail": 1, "incomplete": 3, "error": 4}
 #: How the table and the text say each status, and its colour.
 VERDICTS = {"pass": "pass", "fail": "FAIL", "incomplete": "incomplete", "error": "ERROR"}
 _COLOURS = {"pass": "green", "fail": "red", "incomplete": "yellow", "error": "red"}
+
+
+def _check_line(name: str, check: FunctionCheck, width: int, verdict: Callable[[str], str]) -> str:
+    more = ""
+    if "invalid_checked" in check.extra:
+        more = f" (+{check.extra['invalid_checked']:,} invalid actions)"
+    if check.checked < check.planned:
+        more += f" of {check.planned:,}"
+    wrong = f", {check.wrong:,} wrong" if check.wrong else ""
+    mark = verdict(check.status)
+    return f"  {name:<{width}}  {mark} {check.checked:>7,} checked{more}{wrong}"
+
+
+def _example_lines(
+    name: str, check: FunctionCheck, escape: Callable[[str], str], markup: bool
+) -> list[str]:
+    example = check.example
+    if example is None:
+        return []
+    title = f"[bold]{name}[/]" if markup else name
+    lines = [f"\n{title}: first counterexample (earliest in the game)"]
+    if example.drawing:
+        lines += ["    " + line for line in example.drawing.splitlines()]
+    lines.append(f"  call:      {escape(example.call)}")
+    lines.append(f"  expected:  {escape(example.expected)}")
+    lines.append(f"  got:       {escape(example.got)}")
+    lines.append(f"  reproduce: {escape(example.repro)}")
+    return lines
 
 
 def verdict_markup(status: str) -> str:
