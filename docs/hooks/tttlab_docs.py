@@ -140,7 +140,8 @@ def _default_text(h: Any, learner: str) -> str:
 def hyperparameter_table(learner: str) -> str:
     """Every option of ``learner`` with its default, range and help, from its declaration
     in :mod:`tttlab.hyperparameters` (what ``ttt train --help`` shows too)."""
-    from tttlab.hyperparameters import default_episodes, for_learner
+    from tttlab.hyperparameters import for_learner
+    from tttlab.training.runs import default_episodes
 
     lines = [
         "| option | default | range | meaning |",

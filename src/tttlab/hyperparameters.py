@@ -38,7 +38,6 @@ __all__ = [
     "check_learner",
     "check_options",
     "chosen_schedules",
-    "default_episodes",
     "default_schedule",
     "defaults",
     "describe",
@@ -222,6 +221,10 @@ def _choice(name: str, help: str, defaults: dict[str, Any], choices: tuple[str, 
     return Hyperparameter(name, "choice", help, defaults, choices=choices)
 
 
+def _switch(name: str, help: str, defaults: dict[str, Any]) -> Any:
+    return Hyperparameter(name, "switch", help, defaults)
+
+
 _TABLE = TABLE_LEARNERS
 _START = "the start value of its schedule"
 _END = "at the last episode (linear or exponential schedules)"
@@ -279,7 +282,7 @@ HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
         {"alphazero": 0.001, "dqn": 0.001, "ppo": 0.0003},
         0.0,
         1.0,
-        True,
+        low_open=True,
     ),
     _count("updates", "Gradient steps per iteration.", {"alphazero": 32, "dqn": 64}, 0, 1 << 16),
     _count("minibatch", "Positions per gradient step.", _each(_NETWORKS, 256), 1, 1 << 20),
@@ -301,17 +304,9 @@ HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
     _unit("value_coef", "Coefficient of the value loss.", {"ppo": 0.5}),
     _unit("gae_lambda", "λ of generalised advantage estimation.", {"ppo": 0.95}),
     _count("target_every", "Gradient steps between copies to the target.", {"dqn": 64}, 1, 1 << 24),
-    Hyperparameter(
-        "double",
-        "switch",
-        "Double DQN targets: the online network picks the move, the target network values it.",
-        {"dqn": True},
-    ),
-    Hyperparameter(
-        "augment",
-        "switch",
-        "Train on a random symmetry of each position (rotations and reflections).",
-        {"alphazero": True, "dqn": True},
+    _switch("double", "Double DQN: the online network picks, the target values.", {"dqn": True}),
+    _switch(
+        "augment", "Train on a random symmetry of each position.", _each(("alphazero", "dqn"), True)
     ),
     _choice(
         "perspective",
@@ -400,17 +395,3 @@ def default_schedule(learner: str, name: str) -> Schedule:
 def describe(learner: str) -> list[dict[str, Any]]:
     """Each hyperparameter of ``learner`` as JSON (``GET /api/algorithms``)."""
     return [h.describe(learner) for h in for_learner(check_learner(learner))]
-
-
-def default_episodes(learner: str, cells: int) -> int:
-    """Episodes (self-play games for networks) when none are given: what the documented
-    figures use."""
-    if learner == "alphazero":
-        if cells <= 9:
-            return 32768  # 5 of 5 seeds play perfectly (benchmarks/bench_network.py)
-        return 524288 if cells <= 16 else 262144
-    if learner == "dqn":
-        return 65536 if cells <= 9 else 1 << 20
-    if learner == "ppo":
-        return 65536 if cells <= 9 else 1 << 20
-    return 200_000

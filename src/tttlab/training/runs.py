@@ -24,7 +24,6 @@ from tttlab.hyperparameters import (
     NETWORK_LEARNERS,
     check_learner,
     check_options,
-    default_episodes,
 )
 from tttlab.io import FileAgent, load_agent_file, resolve_agent, save_agent
 from tttlab.learners import (
@@ -34,7 +33,15 @@ from tttlab.learners import (
     config_from_options,
 )
 
-__all__ = ["NetworkRun", "Run", "TableRun", "check_config", "resume", "start"]
+__all__ = [
+    "NetworkRun",
+    "Run",
+    "TableRun",
+    "check_config",
+    "default_episodes",
+    "resume",
+    "start",
+]
 
 
 def _article(word: str) -> str:
@@ -240,6 +247,20 @@ def _neural(algorithm: str) -> tuple[Any, Any]:
     return getattr(module, config), getattr(module, trainer)
 
 
+def default_episodes(learner: str, cells: int) -> int:
+    """Episodes (self-play games for networks) when none are given: what the documented
+    figures use."""
+    if learner == "alphazero":
+        if cells <= 9:
+            return 32768  # 5 of 5 seeds play perfectly (benchmarks/bench_network.py)
+        return 524288 if cells <= 16 else 262144
+    if learner == "dqn":
+        return 65536 if cells <= 9 else 1 << 20
+    if learner == "ppo":
+        return 65536 if cells <= 9 else 1 << 20
+    return 200_000
+
+
 def check_config(
     algorithm: str,
     geometry: Geometry,
@@ -269,7 +290,7 @@ def start(
     opponent_agent: Agent | None = None,
 ) -> Run:
     """A fresh run of ``algorithm`` with ``ttt train``'s defaults: ``episodes`` (default
-    :func:`tttlab.hyperparameters.default_episodes`), hyperparameters by name (checked
+    :func:`default_episodes`), hyperparameters by name (checked
     against their one declaration), and for table learners optionally a fixed ``opponent``
     (a name or file, or an agent already loaded) that ``side`` learns against."""
     options = check_options(check_learner(algorithm), hyperparameters or {})
