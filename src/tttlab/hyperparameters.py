@@ -349,14 +349,16 @@ def check_options(learner: str, given: Mapping[str, Any]) -> dict[str, Any]:
         if value is None:
             continue
         if (learner, name) in RENAMED:
-            entry = BY_NAME[RENAMED[learner, name]]
+            old, entry = entry, BY_NAME[RENAMED[learner, name]]
             warnings.warn(
-                f"--{name} is deprecated for {learner}: its optimiser step is {entry.option}, "
-                "as for every network learner",
+                f"{old.option} is deprecated for {learner}: its optimiser step is "
+                f"{entry.option}, as for every network learner",
                 FutureWarning,
                 stacklevel=2,
             )
             name = entry.name
+            if any(given.get(k) is not None for k in (name, name.replace("_", "-"))):
+                raise ConfigError(f"{old.option} and {entry.option} are the same option")
         if not entry.applies(learner):
             takes = ", ".join(h.option for h in for_learner(learner))
             raise ConfigError(f"{entry.option} does not apply to {learner} (it takes {takes})")

@@ -208,18 +208,6 @@ def test_a_short_run_beats_random_as_x(short_run: DQNTrainer) -> None:
     assert reports["X"].loss < 0.05
 
 
-def test_same_seed_same_network() -> None:
-    """Two iterations of the short run's configuration (its shapes: compiled once)."""
-    first, again = (DQNTrainer(DQNConfig(Geometry(), episodes=256, seed=0)) for _ in range(2))
-    first.run(2)
-    again.run(2)
-    params = first.agent().params
-    assert all(np.array_equal(params[k], again.agent().params[k]) for k in params)
-    other = DQNTrainer(DQNConfig(Geometry(), episodes=256, seed=1))
-    other.run(1)
-    assert not np.array_equal(other.agent().params["q.bias"], params["q.bias"])
-
-
 def test_resume_equals_an_uninterrupted_run() -> None:
     config = DQNConfig(Geometry(3, 4, 3), episodes=256, seed=2, batch=64, updates=4, replay=2)
     arrays = assert_resume_equals_whole(lambda: DQNTrainer(config))

@@ -3,15 +3,12 @@ log-probabilities by hand, masking in self-play, determinism and an exact judgem
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
-import tttlab
 from tests.neural.conftest import assert_resume_equals_whole
 from tttlab.agents.network import Architecture, NetworkAgent, encode, forward
 from tttlab.errors import AgentError, ConfigError
@@ -150,15 +147,6 @@ def test_self_play_never_samples_an_illegal_move(short_run: PPOTrainer) -> None:
 def test_a_short_run_beats_random_as_x(short_run: PPOTrainer) -> None:
     reports = evaluate_seats(short_run.agent(), Geometry())
     assert reports["X"].win >= 0.85
-
-
-def test_same_seed_same_file(tmp_path: Path) -> None:
-    # the short run's shapes: JAX's persistent cache compiles them once for the module
-    options = {k: v for k, v in SHORT.items() if k != "episodes"}
-    a = tttlab.train("ppo", episodes=256, seed=5, progress=False, **options)
-    b = tttlab.train("ppo", episodes=256, seed=5, progress=False, **options)
-    first, second = a.save(tmp_path / "a.npz"), b.save(tmp_path / "b.npz")
-    assert first.read_bytes() == second.read_bytes()
 
 
 def test_resume_equals_an_uninterrupted_run() -> None:
