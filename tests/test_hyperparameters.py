@@ -203,7 +203,7 @@ def test_one_name_one_meaning_for_the_networks_optimiser_step() -> None:
     assert DQNConfig.from_header(Geometry(), 10, 0, legacy).learning_rate == 0.02
     with pytest.raises(ConfigError, match="--alpha-end does not apply to dqn"):
         check_options("dqn", {"alpha_end": 0.1})
-    with pytest.raises(ConfigError, match="same option"):
+    with pytest.raises(ConfigError, match="same option"), pytest.warns(FutureWarning):
         check_options("dqn", {"alpha": 0.01, "learning_rate": 0.02})
     both = ttt("train", "dqn", "--alpha", "0.01", "--learning-rate", "0.02", "--out", "x.npz")
     assert both.returncode == 2  # refused before anything is built
