@@ -15,7 +15,7 @@ from tttlab.api.results import Evaluation, Proof
 from tttlab.errors import AgentError, NotDeterministic, TttlabError
 from tttlab.evaluation import evaluate_seats, prove_worst_case
 from tttlab.game import Geometry, Player, check_enumerable, state_space
-from tttlab.io import UserAgent
+from tttlab.io.useragent import sampling_if_it_differs
 from tttlab.limits import EXACT_JUDGE_POSITIONS
 from tttlab.usercode.grading import check_path
 from tttlab.usercode.report import CheckReport
@@ -87,13 +87,7 @@ def evaluate(
             f"{geometry.name} has {space.size:,} positions; exact evaluation is limited to "
             f"{EXACT_JUDGE_POSITIONS:,} (ttt eval --sample judges sampled decisions)"
         )
-    try:
-        reports = evaluate_seats(player, geometry, seats)
-    except NotDeterministic:
-        if not isinstance(player, UserAgent):
-            raise
-        player.sample_instead()  # user code that answered one position two ways
-        reports = evaluate_seats(player, geometry, seats)
+    reports = sampling_if_it_differs(player, lambda: evaluate_seats(player, geometry, seats))
     sampled = not is_deterministic(player)
     return Evaluation(geometry.name, player.name, reports.get("X"), reports.get("O"), sampled)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import click
@@ -22,11 +23,12 @@ from tttlab.cli.common import (
     side_option,
 )
 from tttlab.cli.loading import load_agents
-from tttlab.errors import NotDeterministic, TttlabError
+from tttlab.errors import TttlabError
 from tttlab.evaluation.sampled import sampled_decisions
 from tttlab.evaluation.worstcase import ProofReport
 from tttlab.game import Geometry, Player, Position, StateSpaceTooLarge
 from tttlab.io import UserAgent
+from tttlab.io.useragent import sampling_if_it_differs
 from tttlab.render import board_text
 
 
@@ -129,13 +131,9 @@ def _sampled(
     with err.status(f"Judging {decisions:,} sampled decisions of {player.name}…"):
         for seat in seats:
             try:
-                try:
-                    report = sampled_decisions(player, geometry, seat, decisions, rng)
-                except NotDeterministic:
-                    if not isinstance(player, UserAgent):
-                        raise
-                    player.sample_instead()  # user code that answered a position two ways
-                    report = sampled_decisions(player, geometry, seat, decisions, rng)
+                report = sampling_if_it_differs(
+                    player, partial(sampled_decisions, player, geometry, seat, decisions, rng)
+                )
             except ValueError as error:
                 raise CommandError(str(error)) from None
             reports[seat.name] = {"sampled": True, **report.as_json()}

@@ -150,8 +150,7 @@ def _protocol_agent(target: Any, geometry: Geometry, name: str) -> UserAgent:
     agent.name = str(target.name)
     agent.seats = tuple(getattr(target, "seats", agent.seats))
     if getattr(target, "deterministic", None) is False:
-        agent.sample_instead()
-        agent._differed = "it says so"
+        agent.sample_instead("it says so")
     return agent
 
 

@@ -9,9 +9,9 @@ raises, and any illegal move, becomes one :class:`~tttlab.errors.AgentError` lin
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -23,7 +23,9 @@ from tttlab.game import Geometry, Player, Position, StateSpace, state_space
 from tttlab.game.observation import planes_of
 from tttlab.io.userspec import raised
 
-__all__ = ["SAMPLES", "UserAgent"]
+__all__ = ["SAMPLES", "UserAgent", "sampling_if_it_differs"]
+
+T = TypeVar("T")
 
 #: Answers per position from which a policy that is not deterministic is judged.
 SAMPLES = 32
@@ -56,11 +58,13 @@ class UserAgent:
         """The exact judge estimates this policy's probabilities from samples."""
         return not self.deterministic
 
-    def sample_instead(self) -> None:
+    def sample_instead(self, why: str | None = None) -> None:
         """Judge from :data:`SAMPLES` answers per position from now on (two answers at one
-        position differed, or the agent says it is not deterministic)."""
+        position differed, or, ``why``, the agent says it is not deterministic)."""
         self.deterministic = False
         self._memo.clear()
+        if why is not None:
+            self._differed = why
 
     def established(self) -> str:
         """What the judging established about determinism, in one line."""
@@ -183,30 +187,34 @@ class UserAgent:
             raise self._fail(position, f"played the illegal move {cell}")
         return cell
 
-    def _move(self, position: Position) -> int:
+    def _run(self, position: Position, what: str, call: Callable[[], T], own: bool = False) -> T:
+        """``call()`` on the user's code: what it raises becomes one line naming the position
+        (``own``: tttlab's own AgentError, raised while asking, passes as it is)."""
         try:
-            answer = self._ask(position)
-        except AgentError:
+            return call()
+        except KeyboardInterrupt:
             raise
         except BaseException as error:
-            if isinstance(error, KeyboardInterrupt):
+            if own and isinstance(error, AgentError):
                 raise
-            raise self._fail(position, f"raised {raised(error)}") from None
+            raise self._fail(position, f"{what}raised {raised(error)}") from None
+
+    def _move(self, position: Position) -> int:
+        answer = self._run(position, "", lambda: self._ask(position), own=True)
         return self._cell(position, answer)
 
     def _answer(self, position: Position) -> dict[int, float]:
         """One answer: its move (probability 1), or an agent's move probabilities."""
         if self.convention != "agent":
             return {self._move(position): 1.0}
-        try:
-            found = {
+        found = self._run(
+            position,
+            "move_probabilities ",
+            lambda: {
                 int(m.__index__()): float(p)
                 for m, p in dict(self.target.move_probabilities(position)).items()
-            }
-        except BaseException as error:
-            if isinstance(error, KeyboardInterrupt):
-                raise
-            raise self._fail(position, f"move_probabilities raised {raised(error)}") from None
+            },
+        )
         row = np.zeros((1, self.geometry.cells))
         for move, p in found.items():
             if not position.is_legal(move):
@@ -226,12 +234,9 @@ class UserAgent:
         check_playable(self.geometry, position)
         if self.convention != "agent":
             return self._move(position)
-        try:
-            move = int(self.target.select_move(position, rng))
-        except BaseException as error:
-            if isinstance(error, KeyboardInterrupt):
-                raise
-            raise self._fail(position, f"select_move raised {raised(error)}") from None
+        move = self._run(
+            position, "select_move ", lambda: int(self.target.select_move(position, rng))
+        )
         if not position.is_legal(move):
             raise self._fail(position, f"played the illegal move {move}")
         return move
@@ -259,13 +264,12 @@ class UserAgent:
     def move_values(self, position: Position) -> Mapping[int, float] | None:
         if self.convention != "agent":
             return None
-        try:
-            values = self.target.move_values(position)
-            return None if values is None else {int(m): float(v) for m, v in values.items()}
-        except BaseException as error:
-            if isinstance(error, KeyboardInterrupt):
-                raise
-            raise self._fail(position, f"move_values raised {raised(error)}") from None
+
+        def values() -> dict[int, float] | None:
+            found = self.target.move_values(position)
+            return None if found is None else {int(m): float(v) for m, v in found.items()}
+
+        return self._run(position, "move_values ", values)
 
     def policy_matrix(self, side: Player) -> npt.NDArray[np.float64]:
         """Move probabilities at every position where ``side`` moves (the exact judge's
@@ -294,6 +298,18 @@ class UserAgent:
             for move, p in self.move_probabilities(space.position(int(i))).items():
                 out[i, move] = p
         return out
+
+
+def sampling_if_it_differs(agent: Any, judge: Callable[[], T]) -> T:
+    """``judge()``; where user code answered one position two ways, ``judge()`` again from
+    :data:`SAMPLES` answers per position (any other agent's NotDeterministic stands)."""
+    try:
+        return judge()
+    except NotDeterministic:
+        if not isinstance(agent, UserAgent):
+            raise
+        agent.sample_instead()
+        return judge()
 
 
 def _said(answer: Mapping[int, float]) -> str:

@@ -49,14 +49,13 @@ class NetworkConfig:
             raise ConfigError(f"episodes must be at least 1, got {episodes}")
         given = dict(hyperparameters)
         schedules = {k: given.pop(k) for k in SCHEDULED if isinstance(given.get(k), Schedule)}
-        chosen = check_options(self.learner, given)
         learner = self.learner
+        chosen = check_options(learner, given)
         values = {h.name: chosen.get(h.name, h.default(learner)) for h in for_learner(learner)}
+        schedules = {**chosen_schedules(learner, chosen), **schedules}  # given whole: theirs
         for name in SCHEDULED:
             if name in values:
-                schedule = schedules.get(name) or chosen_schedules(self.learner, chosen).get(
-                    name, default_schedule(self.learner, name)
-                )
+                schedule = schedules.get(name) or default_schedule(learner, name)
                 schedule.validate(name)
                 values[name] = schedule
                 del values[f"{name}_end"], values[f"{name}_schedule"]
