@@ -112,9 +112,8 @@ class Agent:
     def update(self, env: Environment) -> None:
         target = env.reward(self.sym)
         for prev in reversed(self.state_history):
-            value = self.V[prev] + self.alpha * (target - self.V[prev])
-            self.V[prev] = value
-            target = value
+            self.V[prev] += self.alpha * (target - self.V[prev])
+            target = self.V[prev]
         self.state_history = []
 
 

@@ -38,8 +38,7 @@ print({cell + 1: round(v, 3) for cell, v in values.items()})
 
 # %%
 course = [
-    tttlab.train("td", episodes=20_000, seed=s, draw_reward=0.0, progress=False)
-    for s in range(3)
+    tttlab.train("td", episodes=20_000, seed=s, draw_reward=0.0, progress=False) for s in range(3)
 ]
 fixed = [tttlab.train("td", episodes=20_000, seed=s, progress=False) for s in range(3)]
 course_ok = [tttlab.evaluate(a).unbeatable for a in course]

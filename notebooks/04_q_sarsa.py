@@ -9,8 +9,7 @@
 import tttlab
 
 q = tttlab.train("q", episodes=20_000, seed=0, curve=True, eval_every=2_000, progress=False)
-sarsa = tttlab.train("sarsa", episodes=20_000, seed=0, curve=True, eval_every=2_000,
-                     progress=False)
+sarsa = tttlab.train("sarsa", episodes=20_000, seed=0, curve=True, eval_every=2_000, progress=False)
 
 # %% [markdown]
 # ## Learning curves, exact
@@ -36,11 +35,13 @@ print("SARSA optimal share:     ", sarsa.curve.records[-1]["X"]["optimal_share"]
 # self-play opponent is too noisy to learn sharp values. The default ε = 0.1 makes all three
 # seeds unbeatable. (γ < 1 would make a sooner win worth more than a later one.)
 
+
 # %%
 def unbeatable_seeds(**options):
     return sum(
-        tttlab.evaluate(tttlab.train("q", episodes=5_000, seed=s, progress=False, **options))
-        .unbeatable
+        tttlab.evaluate(
+            tttlab.train("q", episodes=5_000, seed=s, progress=False, **options)
+        ).unbeatable
         for s in range(3)
     )
 
@@ -55,8 +56,9 @@ assert found[0.1] == 3 and found[0.0] < 3 and found[0.3] < 3
 # random.
 
 # %%
-result = tttlab.arena([q, sarsa, "perfect", "random"], games=50, seed=0,
-                      names=["q", "sarsa", "perfect", "random"])
+result = tttlab.arena(
+    [q, sarsa, "perfect", "random"], games=50, seed=0, names=["q", "sarsa", "perfect", "random"]
+)
 standings = result.to_dict()["standings"]
 assert standings["perfect"]["loss"] == 0
 assert standings["q"]["win"] > standings["random"]["win"]

@@ -36,8 +36,12 @@ print(vi.value, pi.value, vi.iterations, pi.iterations)
 # %%
 best_vs_random = tttlab.evaluate(vi.agent(), seat="X").X
 safe = tttlab.evaluate("perfect", seat="X").X
-print("MDP policy: wins vs random", round(best_vs_random.win, 4),
-      "worst case", best_vs_random.worst_case)
+print(
+    "MDP policy: wins vs random",
+    round(best_vs_random.win, 4),
+    "worst case",
+    best_vs_random.worst_case,
+)
 print("perfect:    wins vs random", round(safe.win, 4), "worst case", safe.worst_case)
 assert best_vs_random.win > safe.win
 assert safe.worst_case == 0

@@ -20,60 +20,56 @@ import tttlab
 os.chdir(tempfile.mkdtemp(prefix="lesson7-"))  # the student's file goes in a scratch folder
 
 STUDENT = """
+import copy
 from functools import cache
 
 X, O, EMPTY = "X", "O", None
+TRIPLES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
 def initial_state():
     return [[EMPTY] * 3 for _ in range(3)]
 
+def cells(board):
+    return tuple(c for row in board for c in row)
+
 def player(board):
-    xs = sum(row.count(X) for row in board)
-    return O if xs > sum(row.count(O) for row in board) else X
+    return X if cells(board).count(X) == cells(board).count(O) else O
 
 def actions(board):
-    return {(i, j) for i in range(3) for j in range(3) if board[i][j] is EMPTY}
+    return {divmod(n, 3) for n, c in enumerate(cells(board)) if c is EMPTY}
 
 def result(board, action):
     i, j = action
     if board[i][j] is not EMPTY:   # the bug: (0, -1) is board[0][2]
         raise ValueError("occupied")
-    new = [list(row) for row in board]
+    new = copy.deepcopy(board)
     new[i][j] = player(board)
     return new
 
-LINES = [[(r, 0), (r, 1), (r, 2)] for r in range(3)] + [[(0, c), (1, c), (2, c)] for c in range(3)]
-LINES += [[(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)]]
-
 def winner(board):
-    for line in LINES:
-        a, b, c = (board[i][j] for i, j in line)
-        if a is not EMPTY and a == b == c:
-            return a
-    return None
+    c = cells(board)
+    won = [c[a] for a, b, d in TRIPLES if c[a] is not EMPTY and c[a] == c[b] == c[d]]
+    return won[0] if won else None
 
 def terminal(board):
-    return winner(board) is not None or all(c is not EMPTY for row in board for c in row)
+    return winner(board) is not None or EMPTY not in cells(board)
 
 def utility(board):
     return {X: 1, O: -1}.get(winner(board), 0)
 
 @cache
 def value(key):
-    board = [list(key[0:3]), list(key[3:6]), list(key[6:9])]
+    board = [list(key[r * 3 : r * 3 + 3]) for r in range(3)]
     if terminal(board):
         return utility(board)
-    values = [value(flat(result(board, a))) for a in actions(board)]
-    return max(values) if player(board) == X else min(values)
-
-def flat(board):
-    return tuple(c for row in board for c in row)
+    pick = max if player(board) == X else min
+    return pick(value(cells(result(board, a))) for a in actions(board))
 
 def minimax(board):
     if terminal(board):
         return None
     best = max if player(board) == X else min
-    return best(sorted(actions(board)), key=lambda a: value(flat(result(board, a))))
+    return best(sorted(actions(board)), key=lambda a: value(cells(result(board, a))))
 """
 Path("tictactoe.py").write_text(STUDENT)
 report = tttlab.check("tictactoe.py")

@@ -22,9 +22,11 @@ __all__ = [
     "check_playable",
     "check_rows",
     "is_deterministic",
+    "on_rows",
     "policy_matrix",
     "probability_rows",
     "sample",
+    "spread",
     "table_rows",
     "uniform",
 ]
@@ -128,15 +130,29 @@ def policy_matrix(agent: Agent, space: StateSpace, side: Player) -> npt.NDArray[
     Agents with tables provide this directly (``agent.policy_matrix(side)``); others are
     asked position by position.
     """
-    rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
+    rows = space.decisions(side)
     direct = getattr(agent, "policy_matrix", None)
     if callable(direct) and getattr(agent, "geometry", None) == space.geometry:
         result: npt.NDArray[np.float64] = direct(side)
         check_rows(agent.name, space.geometry, space.boards[rows], result[rows])
         return result
+    probs = probability_rows(agent, space.geometry, space.boards[rows])
+    check_rows(agent.name, space.geometry, space.boards[rows], probs)
+    return on_rows(space, rows, probs)
+
+
+def spread(marked: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
+    """Each row's marked moves (booleans, or weights) sharing probability 1 in proportion."""
+    rows: npt.NDArray[np.float64] = marked / marked.sum(axis=1, keepdims=True)
+    return rows
+
+
+def on_rows(
+    space: StateSpace, rows: npt.NDArray[np.intp], probs: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """An N × cells matrix over the whole table: ``probs`` at ``rows``, zero elsewhere."""
     out = np.zeros((space.size, space.geometry.cells))
-    out[rows] = probability_rows(agent, space.geometry, space.boards[rows])
-    check_rows(agent.name, space.geometry, space.boards[rows], out[rows])
+    out[rows] = probs
     return out
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tttlab.agents.base import check_playable, sample, table_rows, uniform
+from tttlab.agents.base import check_playable, on_rows, sample, spread, table_rows, uniform
 from tttlab.game import Geometry, Player, Position
 from tttlab.solvers import AlphaBeta, SearchResult, Solution, solve_table
 
@@ -81,20 +81,15 @@ class PerfectAgent(_Checked):
         """Evaluation-mode move probabilities at every position where ``side`` moves, from
         the solution's table of best moves at once (not position by position)."""
         space = self.solution.space
-        rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
-        best = self.solution.best[rows]
-        out = np.zeros((space.size, self.geometry.cells))
-        out[rows] = best / best.sum(axis=1, keepdims=True)
-        return out
+        rows = space.decisions(side)
+        return on_rows(space, rows, spread(self.solution.best[rows]))
 
     def move_probability_rows(
         self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]
     ) -> npt.NDArray[np.float64]:
         """Evaluation-mode move probabilities for a batch of open boards (n × cells) at
         once, from the table of best moves."""
-        best = self.solution.best[table_rows(self.solution.space, boards)]
-        rows: npt.NDArray[np.float64] = best / best.sum(axis=1, keepdims=True)
-        return rows
+        return spread(self.solution.best[table_rows(self.solution.space, boards)])
 
     def move_values(self, position: Position) -> Mapping[int, float] | None:
         """+1 / 0 / −1 for the mover: the game value after each legal move."""

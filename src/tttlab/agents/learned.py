@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tttlab.agents.base import check_playable, sample, table_rows, uniform
+from tttlab.agents.base import check_playable, on_rows, sample, spread, table_rows, uniform
 from tttlab.errors import AgentError
 from tttlab.game import (
     Geometry,
@@ -116,14 +116,10 @@ class LearnedAgent:
         """Evaluation-mode move probabilities at every position where ``side`` moves."""
         self._check_seat(side)
         space = self.space
-        rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
+        rows = space.decisions(side)
         values = self._values(rows, side)
         legal = space.next[rows] >= 0
-        best = values.max(axis=1, keepdims=True)
-        ties = legal & (values == best)
-        out = np.zeros((space.size, self.geometry.cells))
-        out[rows] = ties / ties.sum(axis=1, keepdims=True)
-        return out
+        return on_rows(space, rows, spread(legal & (values == values.max(axis=1, keepdims=True))))
 
     def move_probability_rows(
         self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]
@@ -138,7 +134,7 @@ class LearnedAgent:
                 self._check_seat(side)
                 values = self._values(rows[mine], side)
                 ties = np.isfinite(values) & (values == values.max(axis=1, keepdims=True))
-                out[mine] = ties / ties.sum(axis=1, keepdims=True)
+                out[mine] = spread(ties)
         return out
 
     def move_probabilities(self, position: Position) -> Mapping[int, float]:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tttlab.agents.base import check_playable, sample, uniform
+from tttlab.agents.base import check_playable, sample, spread, uniform
 from tttlab.agents.gumbel import gumbel_search
 from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, Position, StateSpace
@@ -285,7 +285,7 @@ class NetworkAgent:
         from tttlab.game import state_space  # the table is needed only here
 
         space: StateSpace = state_space(self.geometry)
-        rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
+        rows = space.decisions(side)
         out = np.zeros((space.size, self.geometry.cells))
         mover = np.full(_CHUNK, int(side))
         for start in range(0, len(rows), _CHUNK):
@@ -302,8 +302,7 @@ class NetworkAgent:
         if self.simulations:
             return self._searched(np.asarray(boards))
         found = np.asarray(self._decisions(boards, movers), dtype=np.float64)
-        rows: npt.NDArray[np.float64] = found / found.sum(axis=1, keepdims=True)
-        return rows
+        return spread(found)
 
     # -- search at play time ------------------------------------------------------------
     def _network(

@@ -13,7 +13,7 @@ from tttlab.agents import Agent
 from tttlab.agents.base import policy_matrix
 from tttlab.agents.network import NetworkAgent
 from tttlab.api.agents import TrainedAgent, TrainedNetwork, as_agent, load, trained
-from tttlab.api.checks import geometry_of, seat_of, whole
+from tttlab.api.checks import geometry_of, seat_of, space_within, whole
 from tttlab.api.results import ArenaResult, Curve, MDPResult, SolveResult
 from tttlab.errors import ConfigError, TttlabError, TttlabTypeError
 from tttlab.evaluation import round_robin
@@ -24,7 +24,6 @@ from tttlab.game import (
     Position,
     check_enumerable,
     estimate_positions,
-    state_space,
 )
 from tttlab.hyperparameters import check_learner
 from tttlab.io import is_builtin
@@ -41,55 +40,14 @@ TableLearner = Literal["td", "q", "sarsa", "expected-sarsa", "double-q"]
 NetworkLearner = Literal["alphazero", "dqn", "ppo"]
 
 
+# The overloads give the result's type from the learner's name; the parameters are the
+# implementation's (below), checked when it is called.
 @overload
-def train(
-    algorithm: TableLearner,
-    board: Geometry | str | None = ...,
-    episodes: int | None = ...,
-    seed: int = ...,
-    *,
-    curve: bool = ...,
-    eval_every: int | None = ...,
-    opponent: str | Path | Agent | None = ...,
-    side: str | None = ...,
-    progress: bool = ...,
-    on_progress: Callable[[int, int], None] | None = ...,
-    **hyperparameters: Any,
-) -> TrainedAgent: ...
-
-
+def train(algorithm: TableLearner, *args: Any, **options: Any) -> TrainedAgent: ...
 @overload
-def train(
-    algorithm: NetworkLearner,
-    board: Geometry | str | None = ...,
-    episodes: int | None = ...,
-    seed: int = ...,
-    *,
-    curve: bool = ...,
-    eval_every: int | None = ...,
-    opponent: str | Path | Agent | None = ...,
-    side: str | None = ...,
-    progress: bool = ...,
-    on_progress: Callable[[int, int], None] | None = ...,
-    **hyperparameters: Any,
-) -> TrainedNetwork: ...
-
-
+def train(algorithm: NetworkLearner, *args: Any, **options: Any) -> TrainedNetwork: ...
 @overload
-def train(
-    algorithm: str,
-    board: Geometry | str | None = ...,
-    episodes: int | None = ...,
-    seed: int = ...,
-    *,
-    curve: bool = ...,
-    eval_every: int | None = ...,
-    opponent: str | Path | Agent | None = ...,
-    side: str | None = ...,
-    progress: bool = ...,
-    on_progress: Callable[[int, int], None] | None = ...,
-    **hyperparameters: Any,
-) -> TrainedAgent | TrainedNetwork: ...
+def train(algorithm: str, *args: Any, **options: Any) -> TrainedAgent | TrainedNetwork: ...
 
 
 def train(
@@ -279,13 +237,7 @@ def mdp(
     if not (np.isfinite(tol) and tol > 0):
         raise TttlabError(f"tol must be a positive number, got {tol}")
     fixed, geometry = as_agent(opponent, geometry)
-    check_enumerable(geometry)
-    space = state_space(geometry)
-    if space.size > MDP_POSITIONS:
-        raise TttlabError(
-            f"MDPs are limited to boards of {MDP_POSITIONS:,} positions; "
-            f"{geometry.name} has {space.size:,}"
-        )
+    space = space_within(geometry, MDP_POSITIONS, "an MDP")
     started = time.perf_counter()
     table = policy_matrix(fixed, space, player.other)
     built = build_mdp(space, player, table, rewards=rewards, soft_constraint=soft_constraint)  # type: ignore[arg-type]

@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 
 from tttlab.errors import TttlabError, TttlabTypeError
-from tttlab.game import DEFAULT, Geometry, Player
+from tttlab.game import DEFAULT, Geometry, Player, StateSpace, state_space
 
-__all__ = ["geometry_of", "seat_of", "whole"]
+__all__ = ["geometry_of", "seat_of", "space_within", "whole"]
 
 
 def geometry_of(board: Geometry | str | None, k: int | None = None) -> Geometry:
@@ -49,3 +49,15 @@ def whole(value: Any, label: str, minimum: int = 0) -> int:
     if value < minimum:
         raise TttlabError(f"{label} must be at least {minimum}, got {value}")
     return int(value)
+
+
+def space_within(geometry: Geometry, limit: int, work: str, instead: str = "") -> StateSpace:
+    """The table of every position of ``geometry``, refused in one line when it has more
+    than ``limit`` positions, the most ``work`` takes (``instead``: what to do then)."""
+    space = state_space(geometry)
+    if space.size > limit:
+        raise TttlabError(
+            f"{geometry.name} has {space.size:,} positions; {work} is limited to {limit:,}"
+            + (f" ({instead})" if instead else "")
+        )
+    return space

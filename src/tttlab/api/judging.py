@@ -10,11 +10,11 @@ from typing import Any, Literal, overload
 from tttlab.agents import Agent
 from tttlab.agents.base import is_deterministic
 from tttlab.api.agents import as_agent
-from tttlab.api.checks import geometry_of, seat_of
+from tttlab.api.checks import geometry_of, seat_of, space_within
 from tttlab.api.results import Evaluation, Proof
 from tttlab.errors import AgentError, NotDeterministic, TttlabError
 from tttlab.evaluation import evaluate_seats, prove_worst_case
-from tttlab.game import Geometry, Player, check_enumerable, state_space
+from tttlab.game import Geometry, Player
 from tttlab.io.useragent import sampling_if_it_differs
 from tttlab.limits import EXACT_JUDGE_POSITIONS
 from tttlab.usercode.grading import check_path
@@ -80,13 +80,12 @@ def evaluate(
     seats = None if seat is None else (seat_of(seat),)
     if prove:
         return _proof(player, geometry, seats)
-    check_enumerable(geometry)
-    space = state_space(geometry)
-    if space.size > EXACT_JUDGE_POSITIONS:
-        raise TttlabError(
-            f"{geometry.name} has {space.size:,} positions; exact evaluation is limited to "
-            f"{EXACT_JUDGE_POSITIONS:,} (ttt eval --sample judges sampled decisions)"
-        )
+    space_within(
+        geometry,
+        EXACT_JUDGE_POSITIONS,
+        "exact evaluation",
+        "ttt eval --sample judges sampled decisions",
+    )
     reports = sampling_if_it_differs(player, lambda: evaluate_seats(player, geometry, seats))
     sampled = not is_deterministic(player)
     return Evaluation(geometry.name, player.name, reports.get("X"), reports.get("O"), sampled)

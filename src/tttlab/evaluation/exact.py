@@ -11,7 +11,7 @@ For a seat the agent plays:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -37,6 +37,18 @@ def against_random(win: float, draw: float, loss: float) -> dict[str, Any]:
     return {"vs_random": {"win": win, "draw": draw, "loss": loss}, "score_vs_random": win - loss}
 
 
+def results_json(report: Any) -> dict[str, Any]:
+    """A report's fields as JSON, in their order, with its win, draw and loss against random
+    given as :func:`against_random` gives them, where the win stands."""
+    out: dict[str, Any] = {}
+    for key, value in asdict(report).items():
+        if key == "win":
+            out.update(against_random(report.win, report.draw, report.loss))
+        elif key not in ("draw", "loss"):
+            out[key] = value
+    return out
+
+
 @dataclass(frozen=True)
 class SeatReport:
     """Exact metrics for one seat."""
@@ -49,12 +61,7 @@ class SeatReport:
     decision_positions: int
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            "worst_case": self.worst_case,
-            **against_random(self.win, self.draw, self.loss),
-            "optimal_share": self.optimal_share,
-            "decision_positions": self.decision_positions,
-        }
+        return results_json(self)
 
 
 def _uniform_rows(space: StateSpace, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
@@ -178,16 +185,9 @@ class Mistake:
     values: dict[int, int]  # each legal move's exact value for the mover
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            "position": self.position,
-            "to_move": self.to_move,
-            "reach": self.reach,
-            "value": self.value,
-            "moves": list(self.moves),
-            "wrong": list(self.wrong),
-            "right": list(self.right),
-            "values": {str(k): v for k, v in self.values.items()},
-        }
+        moves = {key: list(getattr(self, key)) for key in ("moves", "wrong", "right")}
+        values = {str(k): v for k, v in self.values.items()}
+        return {**asdict(self), **moves, "values": values}
 
 
 def mistake_report(

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from tttlab.agents import Agent
-from tttlab.evaluation.exact import against_random
+from tttlab.evaluation.exact import results_json
 from tttlab.game import Geometry, Player, Position
 from tttlab.solvers.bitboard import ProofTable, prove
 from tttlab.solvers.summary import table_bits
@@ -33,12 +33,7 @@ class SampledReport:
     optimal_share: float
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            "games": self.games,
-            **against_random(self.win, self.draw, self.loss),
-            "decisions": self.decisions,
-            "optimal_share": self.optimal_share,
-        }
+        return results_json(self)
 
 
 def sampled_evaluation(

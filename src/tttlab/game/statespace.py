@@ -128,6 +128,10 @@ class StateSpace:
     def size(self) -> int:
         return int(self.ids.shape[0])
 
+    def decisions(self, side: int) -> npt.NDArray[np.intp]:
+        """The rows of the open positions where ``side`` (1 X, 2 O) is to move."""
+        return np.flatnonzero(~self.terminal & (self.to_move == int(side)))
+
     @cached_property
     def to_move(self) -> npt.NDArray[np.int8]:
         """1 (X) or 2 (O), the side that moves (or would move, if terminal): X on even

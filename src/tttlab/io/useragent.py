@@ -275,7 +275,7 @@ class UserAgent:
         """Move probabilities at every position where ``side`` moves (the exact judge's
         fast path: a batched policy is asked in a few calls, each batch twice)."""
         space = state_space(self.geometry)
-        rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
+        rows = space.decisions(side)
         out = np.zeros((space.size, self.geometry.cells))
         if self.convention in ("batched", "sb3"):
             for start in range(0, len(rows), _BATCH):

@@ -27,7 +27,7 @@ def _persistent_compilation_cache() -> None:
     import jax
 
     jax.config.update("jax_compilation_cache_dir", str(folder / "jax"))  # type: ignore[no-untyped-call]
-    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.5)  # type: ignore[no-untyped-call]
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)  # type: ignore[no-untyped-call]
 
 
 _persistent_compilation_cache()

@@ -28,7 +28,7 @@ def mdp_agent(mdp: MDP, solution: MDPSolution, meta: dict[str, Any] | None = Non
     sign = mdp.seat.sign
     perms = np.array(space.geometry.symmetries)
     table = np.zeros((space.size, cells))
-    decision = np.flatnonzero(~space.terminal & (space.to_move == int(mdp.seat)))
+    decision = space.decisions(mdp.seat)
     exact = solve_table(space.geometry)
     for i in decision:
         s = int(mdp.state_of[i])

@@ -134,7 +134,7 @@ def build_mdp(
     g: Geometry = space.geometry
     cells = g.cells
     mine = int(seat)
-    opp_rows = np.flatnonzero(~space.terminal & (space.to_move == 3 - mine))
+    opp_rows = space.decisions(3 - mine)
     symmetric = use_symmetry and _is_symmetric(space, opponent, opp_rows)
 
     def rep(i: int) -> int:
@@ -225,7 +225,7 @@ def build_mdp(
     for r, p in start_positions.items():
         start[index[r]] += p
     state_of = np.full(space.size, -1, dtype=np.int64)
-    decision = np.flatnonzero(~space.terminal & (space.to_move == mine))
+    decision = space.decisions(mine)
     reps = space.canonical[decision] if symmetric else decision
     state_of[decision] = [index.get(int(r), -1) for r in reps]
     return MDP(

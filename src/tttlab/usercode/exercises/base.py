@@ -225,6 +225,22 @@ class Exercise:
         raise NotImplementedError
 
     def got(self, function: str, outcome: list[Any], case: Case, truth: ExerciseTruth) -> str:
+        """What the call gave, in words: what went wrong, a value that is no answer at all,
+        or the value as :meth:`shown` writes it."""
+        failed = failure(outcome)
+        if failed:
+            return failed
+        junk = garbage(outcome[1])
+        if junk is not None:
+            return f"{junk} (not a valid {self.answer(function)})"
+        return self.shown(function, outcome, case, truth)
+
+    def answer(self, function: str) -> str:
+        """What ``function`` returns, in a word or two (said of a value that is none)."""
+        return "answer"
+
+    def shown(self, function: str, outcome: list[Any], case: Case, truth: ExerciseTruth) -> str:
+        """A value the call gave (``outcome[1]``), written as the student would write it."""
         raise NotImplementedError
 
     def call(self, function: str, case: Case) -> str:

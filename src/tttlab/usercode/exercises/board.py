@@ -8,22 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .base import (
-    GARBAGE,
-    Case,
-    Child,
-    Exercise,
-    Form,
-    either,
-    failure,
-    garbage,
-    garbage_of,
-    kind,
-    listing,
-    one_of,
-    row,
-    whole,
-)
+from . import base
+from .base import GARBAGE, Case, Child, Exercise, Form
 
 if TYPE_CHECKING:
     from tttlab.usercode.cases import ExerciseTruth
@@ -43,20 +29,20 @@ class BoardChild(Child):
             getattr(board, a, None) for a in ("state", "open", "winner", "reward")
         )
         if not isinstance(state, str):
-            return garbage_of(state)
+            return base.garbage_of(state)
         try:
-            found = [whole(c) for c in open_]  # type: ignore[union-attr]
+            found = [base.whole(c) for c in open_]  # type: ignore[union-attr]
         except BaseException:
-            return garbage_of(open_)
+            return base.garbage_of(open_)
         if any(c is None for c in found):
-            return garbage_of(open_)
+            return base.garbage_of(open_)
         cells = sorted(c for c in found if c is not None)
-        number = whole(reward)
+        number = base.whole(reward)
         return [
             state,
             cells,
-            winner if winner in (None, "0", "1", "2") else garbage_of(winner),
-            number if number is not None else garbage_of(reward),
+            winner if winner in (None, "0", "1", "2") else base.garbage_of(winner),
+            number if number is not None else base.garbage_of(reward),
         ]
 
     def call(self, function: str, case: Any, run: Callable[..., list[Any]]) -> list[Any]:
@@ -86,11 +72,11 @@ class BoardExercise(Exercise):
     functions = ("Board", "play")
     names = ("Board",)
     needs: ClassVar[dict[str, tuple[str, ...]]] = {"Board": ("Board",), "play": ("Board",)}
-    _after_form = row(
-        kind(str),
-        listing(kind(int)),
-        either(one_of(None, "0", "1", "2"), GARBAGE),
-        either(kind(int), GARBAGE),
+    _after_form = base.row(
+        base.kind(str),
+        base.listing(base.kind(int)),
+        base.either(base.one_of(None, "0", "1", "2"), GARBAGE),
+        base.either(base.kind(int), GARBAGE),
     )
     forms: ClassVar[dict[str, Form]] = {"Board": _after_form, "play": _after_form}
 
@@ -121,7 +107,7 @@ class BoardExercise(Exercise):
         ]
 
     def right(self, function: str, case: Case, outcome: list[Any], truth: ExerciseTruth) -> bool:
-        if outcome[0] != "v" or garbage(outcome[1]) is not None:
+        if outcome[0] != "v" or base.garbage(outcome[1]) is not None:
             return False
         wanted = self._after(case, truth)
         return bool(outcome[1][: len(wanted)] == wanted)
@@ -136,15 +122,12 @@ class BoardExercise(Exercise):
             parts += [f"winner {value[2]!r}", f"reward {value[3]}"]
         return ", ".join(parts)
 
-    def got(self, function: str, outcome: list[Any], case: Case, truth: ExerciseTruth) -> str:
-        failed = failure(outcome)
-        if failed:
-            return failed
+    def answer(self, function: str) -> str:
+        return "board"
+
+    def shown(self, function: str, outcome: list[Any], case: Case, truth: ExerciseTruth) -> str:
         value = outcome[1]
-        junk = garbage(value)
-        if junk is not None:
-            return f"{junk} (not a valid board)"
-        shown = [garbage(v) or v for v in value]
+        shown = [base.garbage(v) or v for v in value]
         return self._describe(shown if function == "play" else shown[:2])
 
     def call(self, function: str, case: Case) -> str:

@@ -11,25 +11,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .base import (
-    GARBAGE,
-    SYMBOL,
-    Case,
-    Child,
-    Exercise,
-    Form,
-    either,
-    failure,
-    garbage,
-    garbage_of,
-    grid,
-    kind,
-    listing,
-    row,
-    short,
-    truth_of,
-    whole,
-)
+from . import base
+from .base import GARBAGE, SYMBOL, Case, Child, Exercise, Form
 
 if TYPE_CHECKING:
     from tttlab.usercode.cases import ExerciseTruth
@@ -85,8 +68,8 @@ class CourseChild(Child):
         if function == "get_state":
             outcome = run(lambda: self.env(case).get_state())
             if outcome[0] == "v":
-                number = whole(outcome[1])
-                outcome[1] = number if number is not None else garbage_of(outcome[1])
+                number = base.whole(outcome[1])
+                outcome[1] = number if number is not None else base.garbage_of(outcome[1])
             return outcome
         if function == "game_over":
 
@@ -98,8 +81,8 @@ class CourseChild(Child):
             outcome = run(game_over)
             if outcome[0] == "v":
                 ended, winner, flag, env = outcome[1]
-                parts = [truth_of(ended), self.symbol(env, winner), truth_of(flag)]
-                shown = [short(ended), short(winner), short(flag)]
+                parts = [base.truth_of(ended), self.symbol(env, winner), base.truth_of(flag)]
+                shown = [base.short(ended), base.short(winner), base.short(flag)]
                 outcome[1] = [
                     p if p is not None else ["g", s] for p, s in zip(parts, shown, strict=True)
                 ]
@@ -109,7 +92,7 @@ class CourseChild(Child):
             def winner() -> Any:
                 env = self.env(case)
                 env.game_over(force_recalculate=True)
-                return self.symbol(env, env.winner) or ["g", short(env.winner)]
+                return self.symbol(env, env.winner) or ["g", base.short(env.winner)]
 
             return run(winner)
         if function == "reward":
@@ -121,8 +104,8 @@ class CourseChild(Child):
 
             outcome = run(reward)
             if outcome[0] == "v":
-                number = whole(outcome[1])
-                outcome[1] = number if number is not None else garbage_of(outcome[1])
+                number = base.whole(outcome[1])
+                outcome[1] = number if number is not None else base.garbage_of(outcome[1])
             return outcome
         if function == "get_state_hash_and_winner":
             outcome = run(lambda: self._triples(ns.get_state_hash_and_winner(self.env())))
@@ -144,16 +127,16 @@ class CourseChild(Child):
         try:
             items = list(found)
         except BaseException:
-            return garbage_of(found)
+            return base.garbage_of(found)
         out = []
         for item in items:
             try:
                 state, winner, ended = item
             except BaseException:
-                return garbage_of(item)
-            number, flag, name = whole(state), truth_of(ended), self.symbol(env, winner)
+                return base.garbage_of(item)
+            number, flag, name = base.whole(state), base.truth_of(ended), self.symbol(env, winner)
             if number is None or flag is None or name is None:
-                return garbage_of(item)
+                return base.garbage_of(item)
             out.append([number, name, flag])
         return out
 
@@ -182,15 +165,19 @@ class CourseExercise(Exercise):
         "initialV_o": ("Environment", "initialV_o|initialV_0"),
     }
     forms: ClassVar[dict[str, Form]] = {
-        "get_state": kind(int),
-        "game_over": row(
-            either(kind(bool), GARBAGE), either(SYMBOL, GARBAGE), either(kind(bool), GARBAGE)
+        "get_state": base.kind(int),
+        "game_over": base.row(
+            base.either(base.kind(bool), GARBAGE),
+            base.either(SYMBOL, GARBAGE),
+            base.either(base.kind(bool), GARBAGE),
         ),
         "winner": SYMBOL,
-        "reward": kind(int),
-        "get_state_hash_and_winner": listing(row(kind(int), SYMBOL, kind(bool))),
-        "initialV_x": listing(kind(int, float)),
-        "initialV_o": listing(kind(int, float)),
+        "reward": base.kind(int),
+        "get_state_hash_and_winner": base.listing(
+            base.row(base.kind(int), SYMBOL, base.kind(bool))
+        ),
+        "initialV_x": base.listing(base.kind(int, float)),
+        "initialV_o": base.listing(base.kind(int, float)),
     }
 
     def cases(self, truth: ExerciseTruth) -> dict[str, list[Case]]:
@@ -231,29 +218,31 @@ class CourseExercise(Exercise):
                 if type(state) is not int or not 0 <= state < ALL_BOARDS:
                     return f"state {str(state)[:20]} is not a board's (0 to {ALL_BOARDS - 1:,})"
                 if state in seen:
-                    return f"state {state} ({grid(_text(state))}) listed twice"
+                    return f"state {state} ({base.grid(_text(state))}) listed twice"
                 seen[state] = [winner, ended]
             for state in range(ALL_BOARDS):
                 if state not in seen:
-                    return f"state {state} ({grid(_text(state))}) missing"
+                    return f"state {state} ({base.grid(_text(state))}) missing"
             for board, winner, terminal in zip(
                 truth.boards, truth.winner, truth.terminal, strict=True
             ):
                 got = seen[_id(board)]
                 if got != [winner, terminal]:
                     return (
-                        f"state {_id(board)} ({grid(board)}): winner {_who(got[0])}, "
+                        f"state {_id(board)} ({base.grid(board)}): winner {_who(got[0])}, "
                         f"ended {got[1]}; expected winner {_who(winner)}, ended {terminal}"
                     )
             return None
         for triple, v in zip(case.arg, value, strict=True):
             wanted = self._value_wanted(function, triple)
             if not abs(v - wanted) <= 1e-9:  # NaN is never close
-                return f"V[{triple[0]}] ({grid(_text(triple[0]))}) is {v:g}, expected {wanted:g}"
+                return (
+                    f"V[{triple[0]}] ({base.grid(_text(triple[0]))}) is {v:g}, expected {wanted:g}"
+                )
         return None
 
     def right(self, function: str, case: Case, outcome: list[Any], truth: ExerciseTruth) -> bool:
-        if outcome[0] != "v" or garbage(outcome[1]) is not None:
+        if outcome[0] != "v" or base.garbage(outcome[1]) is not None:
             return False
         value = outcome[1]
         i = case.rank
@@ -281,16 +270,10 @@ class CourseExercise(Exercise):
             return f"all {ALL_BOARDS:,} states once, with the right winner and ended"
         return "1 for a win, 0 for a loss or a draw, 0.5 otherwise"
 
-    def got(self, function: str, outcome: list[Any], case: Case, truth: ExerciseTruth) -> str:
-        failed = failure(outcome)
-        if failed:
-            return failed
+    def shown(self, function: str, outcome: list[Any], case: Case, truth: ExerciseTruth) -> str:
         value = outcome[1]
-        junk = garbage(value)
-        if junk is not None:
-            return f"{junk} (not a valid answer)"
         if function == "game_over":
-            shown = [garbage(v) or v for v in value]
+            shown = [base.garbage(v) or v for v in value]
             return f"{shown[0]}, with ended = {shown[2]}"
         if function == "winner":
             return f"env.{_who(value)}" if value != "." else "None"
@@ -314,7 +297,7 @@ class CourseExercise(Exercise):
         call = self.call(function, case)
         if function in ("get_state_hash_and_winner", "initialV_x", "initialV_o"):
             return f"{call}: expected {expected}; got {got}"
-        return f"with env.board = {grid(case.board)}: {call} should give {expected}, got {got}"
+        return f"with env.board = {base.grid(case.board)}: {call} should give {expected}, got {got}"
 
     def hints(self, sources: dict[str, str], report: CheckReport) -> list[str]:
         found = []

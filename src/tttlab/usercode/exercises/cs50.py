@@ -8,25 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .base import (
-    BOARD,
-    CELL,
-    SYMBOL,
-    Case,
-    Child,
-    Exercise,
-    Form,
-    either,
-    failure,
-    garbage,
-    garbage_of,
-    kind,
-    listing,
-    literal,
-    one_of,
-    pair,
-    whole,
-)
+from . import base
+from .base import BOARD, CELL, SYMBOL, Case, Child, Exercise, Form
 
 if TYPE_CHECKING:
     from tttlab.usercode.cases import ExerciseTruth
@@ -61,42 +44,42 @@ class CS50Child(Child):
 
     def encode_board(self, value: Any) -> Any:
         if not isinstance(value, (list, tuple)) or len(value) != 3:
-            return garbage_of(value)
+            return base.garbage_of(value)
         out = []
         for row in value:
             if not isinstance(row, (list, tuple)) or len(row) != 3:
-                return garbage_of(value)
+                return base.garbage_of(value)
             for cell in row:
                 name = self.symbol(cell)
                 if name is None:
-                    return garbage_of(value)
+                    return base.garbage_of(value)
                 out.append(name)
         return "".join(out)
 
     def encode(self, function: str, value: Any) -> Any:
         if function in ("player", "winner"):
             name = self.symbol(value)
-            return name if name is not None else garbage_of(value)
+            return name if name is not None else base.garbage_of(value)
         if function == "terminal":
-            return value if type(value) is bool else garbage_of(value)
+            return value if type(value) is bool else base.garbage_of(value)
         if function == "utility":
-            number = whole(value)
-            return number if number in (-1, 0, 1) else garbage_of(value)
+            number = base.whole(value)
+            return number if number in (-1, 0, 1) else base.garbage_of(value)
         if function == "actions":
             if isinstance(value, (str, bytes)):
-                return garbage_of(value)
+                return base.garbage_of(value)
             try:
-                cells = [pair(a) for a in list(value)]
+                cells = [base.pair(a) for a in list(value)]
             except BaseException:
-                return garbage_of(value)
+                return base.garbage_of(value)
             if any(c is None for c in cells):
-                return garbage_of(value)
+                return base.garbage_of(value)
             return sorted(c for c in cells if c is not None)
         if function == "minimax":
             if value is None:
                 return None
-            cell = pair(value)
-            return cell if cell is not None else garbage_of(value)
+            cell = base.pair(value)
+            return cell if cell is not None else base.garbage_of(value)
         return self.encode_board(value)  # result, initial_state
 
     def call(self, function: str, case: Any, run: Callable[..., list[Any]]) -> list[Any]:
@@ -146,12 +129,12 @@ class CS50(Exercise):
     forms: ClassVar[dict[str, Form]] = {
         "initial_state": BOARD,
         "winner": SYMBOL,
-        "terminal": kind(bool),
-        "utility": one_of(-1, 0, 1),
+        "terminal": base.kind(bool),
+        "utility": base.one_of(-1, 0, 1),
         "player": SYMBOL,
-        "actions": listing(CELL),
+        "actions": base.listing(CELL),
         "result": BOARD,
-        "minimax": either(one_of(None), CELL),
+        "minimax": base.either(base.one_of(None), CELL),
     }
 
     def cases(self, truth: ExerciseTruth) -> dict[str, list[Case]]:
@@ -212,7 +195,7 @@ class CS50(Exercise):
     def expected(self, function: str, case: Case, truth: ExerciseTruth) -> str:
         i = case.rank
         if function == "initial_state":
-            return literal("." * 9)
+            return base.literal("." * 9)
         if function == "player":
             return truth.to_move[i]
         if function == "winner":
@@ -227,28 +210,24 @@ class CS50(Exercise):
             if case.invalid:
                 return "an exception"
             child = truth.child[i][case.arg[0] * 3 + case.arg[1]]
-            return literal(child) + ", input unchanged"
+            return base.literal(child) + ", input unchanged"
         if truth.terminal[i]:
             return "None (the game is over)"
         moves = ", ".join(str(divmod(m, 3)) for m in sorted(truth.optimal[i]))
         value = {1: "X wins", 0: "a draw", -1: "O wins"}[truth.value[i]]
         return f"one of {moves} (keeps the game value: {value})"
 
-    def got(self, function: str, outcome: list[Any], case: Case, truth: ExerciseTruth) -> str:
-        failed = failure(outcome)
-        if failed:
-            return failed
+    def answer(self, function: str) -> str:
+        return {
+            "terminal": "bool",
+            "actions": "set of (i, j) actions",
+            "minimax": "(i, j) action",
+            "result": "board",
+            "initial_state": "board",
+        }.get(function, function)
+
+    def shown(self, function: str, outcome: list[Any], case: Case, truth: ExerciseTruth) -> str:
         value = outcome[1]
-        junk = garbage(value)
-        if junk is not None:
-            kind = {
-                "terminal": "bool",
-                "actions": "set of (i, j) actions",
-                "minimax": "(i, j) action",
-                "result": "board",
-                "initial_state": "board",
-            }.get(function, function)
-            return f"{junk} (not a valid {kind})"
         if function in ("player", "winner"):
             return _symbol(value)
         if function == "actions":
@@ -256,7 +235,7 @@ class CS50(Exercise):
         if function == "minimax":
             return "None" if value is None else str(divmod(value, 3))
         if function in ("result", "initial_state"):
-            shown = literal(value)
+            shown = base.literal(value)
             return (
                 shown if "changed" not in outcome else f"{shown}, and the input board was modified"
             )
@@ -273,7 +252,7 @@ class CS50(Exercise):
         if function == "initial_state":
             args = ""
         else:
-            args = literal(case.board) + (f", {case.arg}" if function == "result" else "")
+            args = base.literal(case.board) + (f", {case.arg}" if function == "result" else "")
         wanted = (
             "should raise an exception"
             if expected == "an exception"
