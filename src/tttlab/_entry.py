@@ -3,7 +3,6 @@ still ends with one line and exit code 130, not a traceback."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 
@@ -17,6 +16,8 @@ def _exit(code: object) -> None:
     import, inside numba's first compile) as unhandled and would end the process by SIGINT
     at shutdown, although tttlab handled it. Every file was written and closed before."""
     if code == INTERRUPTED:
+        import contextlib
+
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()
@@ -25,10 +26,10 @@ def _exit(code: object) -> None:
 
 
 def run() -> None:
-    from tttlab._signals import install_safe_interrupt
+    try:  # a Ctrl-C before the handler is in place: the same line, the same 130
+        from tttlab._signals import install_safe_interrupt
 
-    install_safe_interrupt()
-    try:
+        install_safe_interrupt()
         from tttlab.cli import main
     except KeyboardInterrupt:
         sys.stderr.write("ttt: interrupted\n")

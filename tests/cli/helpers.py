@@ -1,11 +1,14 @@
-"""Run the real command line in a subprocess, as a person or a script would."""
+"""Run the real command line in a process of its own, as a person or a script would."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,17 +21,75 @@ TTT = [sys.executable, "-m", "tttlab"]
 def ttt(
     *args: str, input: str | None = None, timeout: float = 120, cwd: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``ttt ARGS`` to its end."""
-    return subprocess.run(
-        [*TTT, *args],
-        input=input if input is not None else "",
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=dict(os.environ, COLUMNS="100", NO_COLOR="1"),
-        check=False,
-        cwd=cwd,
-    )
+    """Run ``ttt ARGS`` to its end, in a process of its own: forked from one that has
+    already imported tttlab (:mod:`tests.cli.forkserver`), or a new ``python -m tttlab``
+    where that cannot stand in for it (another environment, a call from a second thread)."""
+    env = dict(os.environ, COLUMNS="100", NO_COLOR="1")
+    forked = _FORKS.run([str(a) for a in args], input or "", timeout, cwd, env)
+    if forked is not None:
+        return forked
+    plain: dict[str, Any] = {"capture_output": True, "text": True, "check": False, "cwd": cwd}
+    return subprocess.run([*TTT, *args], input=input or "", timeout=timeout, env=env, **plain)
+
+
+class _ForkServer:
+    """One :mod:`tests.cli.forkserver` per test process, started on first use, for calls
+    made in the environment it started with."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[bytes] | None = None
+        self.env: dict[str, str] | None = None
+        self.lock = threading.Lock()
+
+    def run(
+        self, args: list[str], stdin: str, timeout: float, cwd: str | None, env: dict[str, str]
+    ) -> subprocess.CompletedProcess[str] | None:
+        if os.environ.get("TTT_TESTS_NO_FORK") or not self.lock.acquire(blocking=False):
+            return None
+        try:
+            if self.process is None or self.process.poll() is not None:
+                self.env = env
+                self.process = subprocess.Popen(
+                    [sys.executable, str(Path(__file__).with_name("forkserver.py"))],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    env=env,
+                )
+            if _settings(env) != _settings(self.env or {}):
+                return None
+            return self._call(args, stdin, timeout, cwd, env)
+        finally:
+            self.lock.release()
+
+    def _call(
+        self, args: list[str], stdin: str, timeout: float, cwd: str | None, env: dict[str, str]
+    ) -> subprocess.CompletedProcess[str]:
+        assert self.process is not None
+        assert self.process.stdin
+        assert self.process.stdout
+        with tempfile.TemporaryDirectory(prefix="ttt-call-") as folder:
+            files = {name: Path(folder) / name for name in ("stdin", "stdout", "stderr")}
+            files["stdin"].write_text(stdin)
+            for name in ("stdout", "stderr"):
+                files[name].touch()
+            request = {name: str(path) for name, path in files.items()}
+            request |= {"args": args, "cwd": cwd or os.getcwd(), "timeout": timeout, "env": env}
+            self.process.stdin.write(json.dumps(request).encode() + b"\n")
+            self.process.stdin.flush()
+            answer = json.loads(self.process.stdout.readline())
+            out, err = (files[n].read_text(errors="replace") for n in ("stdout", "stderr"))
+        if answer["timed_out"]:
+            raise subprocess.TimeoutExpired([*TTT, *args], timeout, out, err)
+        return subprocess.CompletedProcess([*TTT, *args], answer["returncode"], out, err)
+
+
+def _settings(env: dict[str, str]) -> dict[str, str]:
+    """What of an environment the fork server's imports may have read: all of it but the
+    name of the running test, which pytest changes for every test."""
+    return {k: v for k, v in env.items() if k != "PYTEST_CURRENT_TEST"}
+
+
+_FORKS = _ForkServer()
 
 
 def start_ttt(*args: str | Path, env: dict[str, str] | None = None, **popen: Any) -> Any:

@@ -33,8 +33,21 @@ def _stop(proc: subprocess.Popen[str], signum: int, after: float) -> str:
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_signal_saves_the_agent_so_far(tmp_path: Path, signum: int) -> None:
-    out = tmp_path / "long.npz"
-    stderr = _stop(_start(out), signum, after=4)  # past start-up (and any compile)
+    out, events = tmp_path / "long.npz", tmp_path / "events.jsonl"
+    proc = start_ttt(
+        *("train", "q", "--episodes", "2000000000", "--seed", "0", "--out", out),
+        *("--events", events),
+    )
+    try:  # once it trains (past start-up and any compile, however busy the machine)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            if events.exists() and '"progress"' in events.read_text():
+                break
+            time.sleep(0.05)
+        proc.send_signal(signum)
+        _, stderr = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
     assert "Traceback" not in stderr
     assert "Interrupted after" in stderr
     agent = load_agent_file(out)
