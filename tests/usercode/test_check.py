@@ -200,7 +200,7 @@ def test_each_check_fails_on_its_classic_bug_for_the_right_reason(bug: str, tmp_
     ("changes", "problem"),
     [
         ([('X = "X"', 'X = = "X"')], "does not import: SyntaxError"),
-        ([("from functools import cache", "import numpyy")], "No module named 'numpyy'"),
+        ([("from functools import cache", "from functools import cachee")], "name 'cachee'"),
         ([("EMPTY = None\n", "EMPTY = None\ninput('move? ')\n")], "calls input() when imported"),
         ([("EMPTY = None\n", "EMPTY = None\nraise SystemExit(3)\n")], "calls sys.exit()"),
         (
@@ -229,6 +229,25 @@ def test_what_a_module_does_wrong_is_one_line(
     assert problem in report.problems[0]
     assert "\n" not in report.problems[0]
     assert "Traceback" not in report.problems[0]
+
+
+def test_a_module_that_is_not_installed_fails_only_the_calls_that_use_it(tmp_path: Path) -> None:
+    """A stub stands in for it (named in a note): the import goes on, and a call that uses
+    the module fails with that call's own error."""
+    path = variant(
+        tmp_path,
+        [
+            ("from functools import cache", "from functools import cache\nimport numpyy"),
+            ("def player(board):\n", "def player(board):\n    numpyy.zeros(3)\n"),
+        ],
+    )
+    report = check_cs50(path, only=("initial_state", "player"))
+    assert report.checks["initial_state"].ok
+    player = report.checks["player"]
+    assert player.wrong == player.checked > 0
+    assert player.example is not None
+    assert "numpyy.zeros: numpyy is not installed" in player.example.got
+    assert any("stood in by stubs: numpyy" in note for note in report.notes), report.notes
 
 
 def test_printing_is_reported_and_does_not_reach_the_output(tmp_path: Path) -> None:
@@ -267,6 +286,8 @@ def test_results_round_trip_the_json_schema() -> None:
         "problems",
         "notes",
         "graded",
+        "found",
+        "renamed",
         "isolation",
     ]
 

@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 
 from tttlab.io import save_agent
 from tttlab.learners import Trainer, default_config
-from tttlab.web.app import MAX_BODY, create_app
+from tttlab.web.app import create_app
+from tttlab.web.middleware import MAX_BODY
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
-"""The lab's four sections in a real headless Chromium against a real ``ttt serve``:
-train and watch the exact chart, stop a job, inspect mistakes, compare agents.
-Screenshots of each section go to artifacts/browser/."""
+"""The lab's five sections in a real headless Chromium against a real ``ttt serve``:
+train and watch the exact chart, stop a job, inspect mistakes, compare agents, check an
+exercise file (a hostile one too). Screenshots of each section go to artifacts/browser/."""
 
 from __future__ import annotations
 
@@ -155,3 +155,63 @@ def test_compare_three_agents_like_the_arena_command(lab, browser) -> None:  # t
     perfect = page.locator("#compare-table tr[data-agent='perfect'] td").all_text_contents()
     assert perfect[5:] == ["1.000", "1.000", "0", "0"]  # exact evaluations beside the games
     _finish(page, errors, "lab-compare")
+
+
+CORPUS = Path(__file__).resolve().parents[1] / "usercode" / "corpus"
+
+
+def test_check_a_file_and_read_its_first_counterexample(lab, browser, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    url, _ = lab
+    page, errors = _page(browser, url, "check")
+    page.wait_for_function(
+        "() => /in a box/.test(document.getElementById('check-availability').textContent)"
+    )
+    buggy = (CORPUS / "memo_minimax.py").read_text()
+    buggy = buggy.replace("not (0 <= i < 3 and 0 <= j < 3) or ", "")  # the negative index bug
+    (tmp_path / "tictactoe.py").write_text(buggy)
+    page.set_input_files("#check-file", str(tmp_path / "tictactoe.py"))  # as a chosen file
+    page.wait_for_function("() => document.getElementById('check-source').value.length > 100")
+    page.click("#check-run")
+    page.wait_for_selector("#check-table tr[data-check='minimax']", timeout=120_000)
+    assert "FAIL, 7 of 8 checks pass" in str(page.text_content("#check-status"))
+    rows = page.locator("#check-table tr[data-check]")
+    assert rows.count() == 8
+    assert page.text_content("#check-table tr[data-check='result'] td:nth-child(2)") == "fail"
+    assert page.text_content("#check-table tr[data-check='minimax'] td:nth-child(2)") == "pass"
+    example = page.locator(".example[data-check='result']")
+    assert example.locator("svg").count() == 1  # the board, drawn
+    assert "an exception" in str(example.locator("dd").nth(2).text_content())
+    assert "should raise an exception" in str(example.locator("code").text_content())
+    _finish(page, errors, "lab-check")
+
+
+def test_a_hostile_upload_is_contained_and_the_page_says_so(lab, browser, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """It writes to the host's /tmp, forges the grader's channel and prints markup: the
+    file lands in the box's own /tmp, the forged lines make it ``error``, and the page shows
+    its words as text."""
+    url, _ = lab
+    marker = tmp_path / "escaped"
+    hostile = (CORPUS / "memo_minimax.py").read_text() + (
+        "\nimport os\n"
+        "for fd in range(3, 40):\n"
+        "    try:\n"
+        '        os.write(fd, b\'{"import": ["v"], "missing": []}\\n["v", "<b>owned</b>"]\\n\')\n'
+        "    except OSError:\n"
+        "        pass\n"
+        "try:\n"
+        f"    open({str(marker)!r}, 'w').write('out')\n"
+        "except OSError:\n"
+        "    pass\n"
+    )
+    page, errors = _page(browser, url, "check")
+    page.fill("#check-source", hostile)
+    page.click("#check-run")
+    page.wait_for_function(
+        "() => /ERROR|FAIL|pass/.test(document.getElementById('check-status').textContent)",
+        timeout=120_000,
+    )
+    assert str(page.text_content("#check-status")).startswith("tictactoe.py: ERROR")
+    assert "wrote to the grader's channel" in str(page.text_content("#check-problems"))
+    assert page.locator("#check-problems b").count() == 0  # shown as text, never as markup
+    assert not marker.exists()
+    _finish(page, errors, "lab-check-hostile")

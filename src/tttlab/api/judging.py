@@ -3,7 +3,7 @@ grading a student's exercise (``ttt check``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, overload
 
@@ -113,11 +113,14 @@ def check(
     memory_mb: int = 1024,
     call_seconds: float = 5.0,
     isolation: str = "auto",
+    names: Mapping[str, str] | None = None,
 ) -> CheckReport:
     """Grade an exercise file or a student's folder on every reachable board: ``ttt
     check``. The code runs in a box of its own with these limits (``isolation``: "auto",
     "required" or "off", as ``--isolation``); ``exercise`` ("cs50", "course" or "board")
-    forces the shape, ``only`` names the checks to run.
+    forces the shape, ``only`` names the checks to run, and ``names`` maps the exercise's
+    names to the student's, as ``--name`` (``{"initialV_x": "init_x_vals", "board":
+    "tiles"}``).
 
     Examples:
         ```python
@@ -147,4 +150,5 @@ def check(
         call_seconds=float(call_seconds),
         only=tuple(only),
         isolation=isolation,
+        names=dict(names or {}),
     )

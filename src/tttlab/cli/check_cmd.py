@@ -141,6 +141,14 @@ def _csv_bytes(reports: Sequence[CheckReport]) -> bytes:
     help="Run only this check, e.g. minimax or result (repeat for more).",
 )
 @click.option(
+    "--name",
+    "names",
+    metavar="EXERCISE_NAME=STUDENT_NAME",
+    multiple=True,
+    help="The student's name for one of the exercise's: a function, a class, or an "
+    "attribute such as the board (--name initialV_x=init_x_vals --name board=tiles).",
+)
+@click.option(
     "--isolation",
     type=click.Choice(ISOLATION),
     default="auto",
@@ -186,6 +194,7 @@ def check_command(
     memory_limit: int,
     exercise: str | None,
     only: tuple[str, ...],
+    names: tuple[str, ...],
     isolation: str,
     jobs: int | None,
     fmt: str | None,
@@ -225,6 +234,7 @@ def check_command(
                 call_seconds=call_limit,
                 only=only,
                 isolation=isolation,
+                names=names,
             )
         except TttlabError as error:
             # one file read by a person: one line; a platform's format: a grade of 0, and why

@@ -12,9 +12,8 @@ goes on only, ``utility`` on finished boards only.
 
 from __future__ import annotations
 
-import ast
-import re
 import signal
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -27,11 +26,21 @@ from tttlab.usercode import box
 from tttlab.usercode.cases import ExerciseTruth, exercise_truth
 from tttlab.usercode.exercises import EXERCISES, Case, Exercise, Plan
 from tttlab.usercode.exercises.base import grid
+from tttlab.usercode.names import (
+    detect,
+    minimax_files,
+    module_of,
+    python_files,
+    renames_of,
+    scan,
+    suggestions,
+    where,
+)
 from tttlab.usercode.protocol import describe
 from tttlab.usercode.report import CheckReport, Example, FunctionCheck
 from tttlab.usercode.sandbox import Job, RawRun, run_job
 
-__all__ = ["EXERCISES", "ISOLATION", "candidates", "check_cs50", "check_path", "detect"]
+__all__ = ["EXERCISES", "ISOLATION", "check_cs50", "check_path"]
 
 
 def _example(
@@ -133,49 +142,6 @@ def _problems(raw: RawRun, job: Job, calls: Plan) -> list[str]:
     return problems
 
 
-def _python_files(path: Path) -> list[Path]:
-    return sorted(path.glob("*.py")) if path.is_dir() else [path]
-
-
-def _sources(files: list[Path]) -> dict[str, str]:
-    out = {}
-    for f in files:
-        try:
-            out[f.name] = f.read_text(errors="replace")
-        except OSError:
-            continue
-    return out
-
-
-def detect(sources: dict[str, str]) -> str | None:
-    """The exercise shape the files define: ``course`` (an ``Environment`` class with
-    ``get_state``), ``board`` (a ``Board`` class with ``play``) or ``cs50`` (``minimax``
-    or ``initial_state``); None when none is there."""
-    classes: dict[str, set[str]] = {}
-    functions: set[str] = set()
-    for text in sources.values():
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:  # still recognisable from its definitions
-            functions |= set(re.findall(r"^def (\w+)", text, flags=re.M))
-            for name in re.findall(r"^class (\w+)", text, flags=re.M):
-                classes.setdefault(name, set()).update(re.findall(r"^\s+def (\w+)", text, re.M))
-            continue
-        for node in tree.body:
-            if isinstance(node, ast.ClassDef):
-                methods = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
-                classes.setdefault(node.name, set()).update(methods)
-            elif isinstance(node, ast.FunctionDef):
-                functions.add(node.name)
-    if "get_state" in classes.get("Environment", set()):
-        return "course"
-    if "play" in classes.get("Board", set()):
-        return "board"
-    if functions & {"minimax", "initial_state"}:
-        return "cs50"
-    return None
-
-
 #: What ``isolation`` may ask: a box where one can be made, a box or nothing, no box.
 ISOLATION = ("auto", "required", "off")
 
@@ -189,9 +155,12 @@ def check_path(
     call_seconds: float = 5.0,
     only: tuple[str, ...] = (),
     isolation: str = "auto",
+    names: Mapping[str, str] | Iterable[str] = (),
 ) -> CheckReport:
-    """Grade the exercise at ``path`` (a file, or a folder of the student's files) on
-    every reachable board, as ``ttt check`` does; ``exercise`` forces the shape.
+    """Grade the exercise at ``path`` (a file, or a folder of the student's files, its
+    sub-folders and packages too) on every reachable board, as ``ttt check`` does;
+    ``exercise`` forces the shape, and ``names`` maps the exercise's names to the student's
+    (``{"initialV_x": "init_x_vals", "board": "tiles"}``, or ``--name`` pairs).
 
     The code runs in a box of its own (:mod:`tttlab.usercode.box`); ``isolation``
     "required" refuses (:class:`TttlabError`) where no box can be made, "off" grades
@@ -204,11 +173,13 @@ def check_path(
         raise TttlabError(f"{contained.describe}; --isolation required refuses to grade")
     boxed = contained is not None and contained.boxed
     described = "off: not contained (asked)" if contained is None else contained.describe
-    files = _python_files(path)
+    files = python_files(path)
     if not files:
         raise TttlabError(f"no .py file in {path}")
-    sources = _sources(files)
-    shape = exercise or detect(sources)
+    folder = path if path.is_dir() else path.parent
+    modules = scan(folder, files)
+    given = names if isinstance(names, Mapping) else tuple(names)
+    shape = exercise or detect(modules, _loose(given))
     if shape is None:
         return _nothing(
             path,
@@ -219,6 +190,7 @@ def check_path(
     if shape not in EXERCISES:
         raise TttlabError(f"unknown exercise {shape!r}; choose one of {', '.join(EXERCISES)}")
     spec = EXERCISES[shape]
+    renames = renames_of(given, spec)
     unknown = [f for f in only if f not in spec.functions]
     if unknown:
         raise TttlabError(
@@ -226,7 +198,7 @@ def check_path(
         )
     module = ""
     if spec.load == "import" and path.is_dir():
-        found = candidates(path)
+        found = minimax_files(path)
         if len(found) != 1:
             problem = (
                 "no .py file in it defines minimax()"
@@ -241,7 +213,9 @@ def check_path(
         module = path.name
     truth = exercise_truth()
     calls, phases = _planned(spec.key, only)
-    folder = path if path.is_dir() else path.parent
+    graded = [module_of(f.relative_to(folder)) for f in files]
+    modules = [m for m in modules if m.name in graded]
+    located = where(spec, modules, renames)
     job = Job(
         path,
         spec.key,
@@ -255,6 +229,9 @@ def check_path(
         memory_mb,
         call_seconds,
         module,
+        tuple(graded),
+        renames,
+        {ours: at.rsplit(".", 1)[0] for ours, at in located.items()},
     )
     try:
         raw = run_job(job, boxed)
@@ -266,10 +243,11 @@ def check_path(
     except Exception as error:  # tttlab's own fault: this file's verdict, not the class's
         problem = f"could not be graded: internal error in ttt check ({error!r})"
         return _nothing(path, problem, described, status="error")
-    hints = tuple(spec.hints(sources, report))
-    if hints:
-        report = replace(report, problems=hints + report.problems)
-    return report
+    sources = {str(f.relative_to(folder)): f.read_text(errors="replace") for f in files}
+    hints, could_be = spec.hints(sources, report), suggestions(spec, raw.missing, modules)
+    problems = (*hints, *report.problems, *could_be)
+    shown = located if len(files) > 1 or renames else {}
+    return replace(report, problems=problems, found=shown, renamed=renames)
 
 
 @lru_cache(maxsize=16)
@@ -357,6 +335,11 @@ def _believed(
             + ", ".join(raw.skipped[:6])
             + (f" and {len(raw.skipped) - 6} more" if len(raw.skipped) > 6 else "")
         )
+    if raw.stubbed:
+        notes.append(
+            f"not installed, stood in by stubs: {', '.join(raw.stubbed)} "
+            "(a call that uses one fails with that call's error)"
+        )
     if raw.printed:
         first = f"; the first: {raw.first_print!r}" if raw.first_print else ""
         notes.append(f"prints while being graded ({raw.printed:,} times{first})")
@@ -384,17 +367,8 @@ def _believed(
     )
 
 
-def candidates(folder: Path) -> list[Path]:
-    """The CS50 exercise's file in a folder: ``tictactoe.py`` when it is there, else every
-    .py file (by name) that defines ``minimax``."""
-    preferred = folder / "tictactoe.py"
-    if preferred.is_file():
-        return [preferred]
-    found = []
-    for path in sorted(folder.glob("*.py")):
-        try:
-            if "def minimax(" in path.read_text(errors="replace"):
-                found.append(path)
-        except OSError:
-            continue
-    return found
+def _loose(given: Mapping[str, str] | tuple[str, ...]) -> dict[str, str]:
+    """``--name`` pairs as a mapping before the exercise is known (for detecting it)."""
+    if isinstance(given, Mapping):
+        return {str(k): str(v) for k, v in given.items()}
+    return dict(p.split("=", 1) for p in given if "=" in p)

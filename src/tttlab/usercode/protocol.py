@@ -4,9 +4,9 @@ child's copy of it is in the box).
 The child writes one JSON value per line on its results channel:
 
 - an object for each mark: first the import's (``{"import": OUTCOME, "missing": [names],
-  "skipped": [lines], "printed": n}``), then ``{"constants": text}`` when the exercise's
-  constants cannot be compared, and for each check ``{"phase": name}`` ... ``{"end": name,
-  "printed": n, "first_print": text}``;
+  "skipped": [lines], "stubbed": [modules], "printed": n}``), then ``{"constants": text}``
+  when the exercise's constants cannot be compared, and for each check ``{"phase": name}``
+  ... ``{"end": name, "printed": n, "first_print": text}``;
 - an array for each call of the running check, its OUTCOME: ``["v", value]`` a value came
   back (encoded by the shape; ``"changed"`` may follow when it wrote into its input),
   ``["e", "TypeError: ..."]`` it raised, ``["x", code]`` it called ``sys.exit``, ``["i"]`` it
@@ -19,6 +19,7 @@ the one wording of an outcome that gave no value.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -78,7 +79,7 @@ class Reader:
             raise ValueError("neither a result nor a mark")
         keys = set(item)
         if raw.imported is None:
-            if not keys <= {"import", "missing", "skipped", "printed", "first_print"}:
+            if not keys <= {"import", "missing", "skipped", "stubbed", "printed", "first_print"}:
                 raise ValueError("the first line is not the import's")
             imported = _need(item, "import", list)
             raw.imported = imported if imported == ["v"] else self._outcome(imported)
@@ -86,6 +87,9 @@ class Reader:
             if not set(raw.missing) <= self.names:
                 raise ValueError("a missing name that was not asked for")
             raw.skipped = _strings(item.get("skipped", []))
+            raw.stubbed = _strings(item.get("stubbed", []))
+            if len(raw.stubbed) > 20 or not all(_MODULE.fullmatch(m) for m in raw.stubbed):
+                raise ValueError("stubbed modules that are no module names")
             self._printed(item)
             return
         if keys == {"constants"} and self.phase is None and raw.constants is None:
@@ -145,6 +149,10 @@ def _need(item: dict[str, Any], key: str, kind: type) -> Any:
     if not isinstance(value, kind):
         raise ValueError(f"{key!r} of the wrong type")
     return value
+
+
+#: A module's top-level name, as the runner reports one it stood a stub in for.
+_MODULE = re.compile(r"[A-Za-z_][A-Za-z_0-9]{0,99}")
 
 
 def _strings(value: Any) -> list[str]:

@@ -97,6 +97,11 @@ class CheckReport:
     isolation: str = ""
     #: The files graded, relative to the submission's folder.
     graded: tuple[str, ...] = ()
+    #: Where each of the exercise's names was found (``initialV_x``:
+    #: ``state_util.initialV_x``), for a folder or when names are mapped.
+    found: dict[str, str] = field(default_factory=dict)
+    #: ``--name``: the exercise's names mapped to the student's.
+    renamed: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.status not in EXIT_CODES:
@@ -128,6 +133,8 @@ class CheckReport:
             "problems": list(self.problems),
             "notes": list(self.notes),
             "graded": list(self.graded),
+            "found": dict(self.found),
+            "renamed": dict(self.renamed),
             "isolation": self.isolation,
         }
 
@@ -159,6 +166,9 @@ class CheckReport:
         ]
         if len(self.graded) > 1 or (self.graded and Path(self.file).name != self.graded[0]):
             lines.append(f"  graded: {escape(', '.join(self.graded))}")
+        if self.found:
+            named = ", ".join(f"{ours}: {at}" for ours, at in self.found.items())
+            lines.append(f"  found: {escape(named)}")
         problem = "[red]problem:[/]" if markup else "problem:"
         lines += [f"  {problem} {escape(p)}" for p in self.problems]
         width = max((len(name) for name in self.checks), default=0)
@@ -194,6 +204,7 @@ class CheckReport:
             "coverage": round(self.coverage, 4),
             "minimax_s": "" if seconds is None else round(seconds, 3),
             "problem": self.problems[0] if self.problems else "",
+            "renamed": " ".join(f"{ours}={theirs}" for ours, theirs in self.renamed.items()),
         }
 
 
@@ -208,6 +219,7 @@ TABLE_COLUMNS = (
     "coverage",
     "minimax_s",
     "problem",
+    "renamed",
 )
 
 #: Each status, and the exit code of ``ttt check`` when it is the worst of a run's

@@ -29,6 +29,7 @@ import builtins
 import contextlib
 import importlib
 import importlib.abc
+import importlib.machinery
 import importlib.util
 import io
 import json
@@ -37,6 +38,7 @@ import os
 import signal
 import sys
 import time
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -131,16 +133,88 @@ def _call(function: Callable[..., Any], args: tuple[Any, ...], seconds: float | 
 
 
 class _Namespace:
-    """The names of several modules, looked up in order (a student's folder)."""
+    """The names of a student's modules, under the student's names for them (``renames``):
+    looked up first where the grader read that they are defined (``lookup``, a module's
+    name), then in every module in order."""
 
-    def __init__(self, modules: list[Any]) -> None:
-        self.modules = modules
+    def __init__(self, modules: dict[str, Any], renames: dict[str, str], lookup: dict[str, str]):
+        self.modules, self.renames, self.lookup = modules, renames, lookup
 
     def __getattr__(self, name: str) -> Any:
-        for module in self.modules:
-            if name in vars(module):
-                return vars(module)[name]
-        raise AttributeError(name)
+        theirs = self.renames.get(name, name)
+        first = self.modules.get(self.lookup.get(name, ""))
+        for module in (first, *self.modules.values()):
+            if module is not None and theirs in vars(module):
+                return vars(module)[theirs]
+        raise AttributeError(theirs)
+
+
+class _Missing:
+    """A name from a module that is not installed: using it in any way fails, as that
+    call's error."""
+
+    def __init__(self, where: str) -> None:
+        self._where = where
+
+    def _fail(self, *_args: Any, **_kwargs: Any) -> Any:
+        top = self._where.split(".")[0]  # no ``name``: never taken for a missing import
+        raise ModuleNotFoundError(f"{self._where}: {top} is not installed (a stub stood in)")
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Missing(f"{self._where}.{name}")
+
+    __call__ = __iter__ = __len__ = __getitem__ = __enter__ = __bool__ = _fail
+    __mro_entries__ = _fail
+
+
+class _StubModule(types.ModuleType):
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Missing(f"{self.__name__}.{name}")
+
+
+#: The modules stood in for, top-level names, in the order they were needed.
+STUBBED: list[str] = []
+
+
+def _stub(name: str | None, folder: str) -> bool:
+    """Stand a stub in for the module ``name`` (and the packages above it) when it is not
+    the student's own: its import then succeeds, and using it fails."""
+    if not name:
+        return False
+    top = name.split(".")[0]
+    if top not in STUBBED and (
+        os.path.exists(os.path.join(folder, top + ".py"))
+        or os.path.isdir(os.path.join(folder, top))
+    ):
+        return False
+    if top not in STUBBED and (top in sys.modules or len(STUBBED) >= 20):
+        return False
+    parts = name.split(".")
+    for end in range(1, len(parts) + 1):
+        dotted = ".".join(parts[:end])
+        if dotted not in sys.modules:
+            module = _StubModule(dotted)
+            module.__path__ = []
+            sys.modules[dotted] = module
+            if end > 1:
+                setattr(sys.modules[".".join(parts[: end - 1])], parts[end - 1], module)
+    if top not in STUBBED:
+        STUBBED.append(top)
+    return True
+
+
+def _with_stubs(run: Callable[[], Any], folder: str) -> Any:
+    """``run()``, again after each module it imports that is not installed has a stub."""
+    while True:
+        try:
+            return run()
+        except ModuleNotFoundError as error:
+            if not _stub(error.name, folder):
+                raise
 
 
 _KEPT = (
@@ -159,8 +233,8 @@ class _Definitions(importlib.abc.Loader):
     classes and assignments run (each under the per-call limit); loops, calls and the
     rest are skipped and reported."""
 
-    def __init__(self, path: str, seconds: float, skipped: list[str]) -> None:
-        self.path, self.seconds, self.skipped = path, seconds, skipped
+    def __init__(self, path: str, folder: str, seconds: float, skipped: list[str]) -> None:
+        self.path, self.folder, self.seconds, self.skipped = path, folder, seconds, skipped
 
     def create_module(self, spec: Any) -> None:
         return None
@@ -168,14 +242,19 @@ class _Definitions(importlib.abc.Loader):
     def exec_module(self, module: Any) -> None:
         with open(self.path, encoding="utf-8", errors="replace") as f:
             tree = ast.parse(f.read(), filename=self.path)
-        name = os.path.basename(self.path)
+        name = os.path.relpath(self.path, self.folder)
         for node in tree.body:
             docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
             if not isinstance(node, _KEPT) and not docstring:
                 self.skipped.append(_lines(name, node))
                 continue
             code = compile(ast.Module([node], []), self.path, "exec")
-            outcome = _call(exec, (code, module.__dict__), self.seconds)
+            folder = self.folder
+
+            def run(code: Any = code) -> None:
+                exec(code, module.__dict__)
+
+            outcome = _call(_with_stubs, (run, folder), self.seconds)
             if outcome[0] != "v":
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
                     raise ImportError(outcome[1] if outcome[0] == "e" else _describe(outcome))
@@ -189,11 +268,19 @@ class _Folder(importlib.abc.MetaPathFinder):
         self.folder, self.seconds, self.skipped = folder, seconds, skipped
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        candidate = os.path.join(self.folder, fullname + ".py")
-        if "." in fullname or not os.path.isfile(candidate):
-            return None
-        loader = _Definitions(candidate, self.seconds, self.skipped)
-        return importlib.util.spec_from_file_location(fullname, candidate, loader=loader)
+        where = os.path.join(self.folder, *fullname.split("."))
+        init = os.path.join(where, "__init__.py")
+        for file, package in ((where + ".py", None), (init, [where])):
+            if os.path.isfile(file):
+                loader = _Definitions(file, self.folder, self.seconds, self.skipped)
+                return importlib.util.spec_from_file_location(
+                    fullname, file, loader=loader, submodule_search_locations=package
+                )
+        if os.path.isdir(where) and "." not in os.path.basename(where):  # a namespace package
+            spec = importlib.machinery.ModuleSpec(fullname, None, is_package=True)
+            spec.submodule_search_locations = [where]
+            return spec
+        return None
 
 
 def _lines(name: str, node: ast.stmt) -> str:
@@ -208,18 +295,24 @@ def _load(job: dict[str, Any], skipped: list[str]) -> Any:
     of the folder (or the one file) with its definitions only."""
     folder = os.getcwd()
     sys.path.insert(0, folder)
+    renames, lookup = dict(job["renames"]), dict(job["lookup"])
     if job["load"] == "import":
         path = os.path.join(folder, job["path"])
         spec = importlib.util.spec_from_file_location(job["module"], path)
         if spec is None or spec.loader is None:
             raise ImportError(f"cannot import {job['path']}")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[job["module"]] = module
-        spec.loader.exec_module(module)
-        return module
+        loader = spec.loader
+
+        def run() -> Any:
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[job["module"]] = module
+            loader.exec_module(module)
+            return module
+
+        return _Namespace({job["module"]: _with_stubs(run, folder)}, renames, lookup)
     sys.meta_path.insert(0, _Folder(folder, job["call_seconds"], skipped))
-    files = job["files"]
-    return _Namespace([importlib.import_module(os.path.basename(f)[:-3]) for f in files])
+    modules = {name: importlib.import_module(name) for name in job["modules"]}
+    return _Namespace(modules, renames, lookup)
 
 
 def _limit(limits: dict[str, int]) -> None:
@@ -299,8 +392,16 @@ def main(argv: list[str]) -> int:
         return any(_defined(ns, n) for n in name.split("|"))
 
     missing = [n for n in names if not has(n)]
-    emit({"import": ["v"], "missing": missing, "skipped": skipped, "printed": capture.writes})
-    shape = shape_class(ns)
+    emit(
+        {
+            "import": ["v"],
+            "missing": missing,
+            "skipped": skipped,
+            "stubbed": STUBBED,
+            "printed": capture.writes,
+        }
+    )
+    shape = shape_class(ns, dict(job["renames"]))
     try:
         prepared = shape.prepare()
     except BaseException as error:

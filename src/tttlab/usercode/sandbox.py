@@ -75,6 +75,12 @@ class Job:
     memory_mb: int
     call_seconds: float = 5.0
     module: str = ""
+    #: The module each file is (``model.environment``), loaded in this order.
+    modules: tuple[str, ...] = ()
+    #: ``--name``: the exercise's names mapped to the student's.
+    renames: dict[str, str] = field(default_factory=dict)
+    #: Where the grader read that each name is defined (a module of ``modules``).
+    lookup: dict[str, str] = field(default_factory=dict)
 
     @property
     def import_seconds(self) -> float:
@@ -87,6 +93,9 @@ class Job:
             "path": module,
             "module": stem if stem.isidentifier() else "submission",
             "files": list(self.files),
+            "modules": list(self.modules),
+            "renames": self.renames,
+            "lookup": self.lookup,
             "exercise": self.exercise,
             "load": self.load,
             "names": list(self.names),
@@ -119,6 +128,8 @@ class RawRun:
     missing: list[str] = field(default_factory=list)
     constants: str | None = None
     skipped: list[str] = field(default_factory=list)
+    #: The modules that are not installed, stood in for by stubs (top-level names).
+    stubbed: list[str] = field(default_factory=list)
     results: dict[str, list[list[Any]]] = field(default_factory=dict)
     finished: set[str] = field(default_factory=set)
     printed: int = 0

@@ -10,6 +10,8 @@ Endpoints (documented by FastAPI's OpenAPI schema at ``/openapi.json`` and ``/do
 - ``POST /api/evaluate``: the exact evaluation of an agent, as ``ttt eval --json``;
 - ``POST /api/mistakes``: the positions counted against an agent's optimal share;
 - ``POST /api/arena``: a round robin, as ``ttt arena --json``;
+- ``GET /api/check``, ``POST /api/check``: whether uploaded exercises are graded here (only
+  in a box), and the grading of one, as ``ttt check --json``;
 - ``POST /api/train``, ``GET /api/train``, ``GET /api/train/{job}/events`` (Server-Sent
   Events), ``DELETE /api/train/{job}``: training jobs (see :mod:`tttlab.web.jobs`).
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from functools import partial
@@ -47,8 +49,10 @@ from tttlab.limits import (
     SERVER_TRAINING_EPISODES,
 )
 from tttlab.render import board_svg
+from tttlab.web.checking import add_check_routes
 from tttlab.web.compute import ApiError, state
 from tttlab.web.jobs import Jobs, available, check_algorithm, hyperparameter_arguments
+from tttlab.web.middleware import BodyLimit
 from tttlab.web.models import (
     ERRORS,
     AgentRequest,
@@ -74,8 +78,6 @@ __all__ = ["create_app"]
 
 T = TypeVar("T")
 
-#: Largest request body accepted, in bytes.
-MAX_BODY = 16 * 1024
 #: Episodes of one training job unless ``ttt serve --max-episodes`` says otherwise.
 MAX_EPISODES = SERVER_TRAINING_EPISODES
 
@@ -190,26 +192,7 @@ def create_app(
         """Work on the agents of this server's folder, in a worker."""
         return dict(await work(name, folder=where, **args))
 
-    @app.middleware("http")
-    async def limit_body(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return JSONResponse(
-                {"error": f"request bodies are limited to {MAX_BODY} bytes"}, status_code=413
-            )
-        if request.method in ("POST", "PUT", "PATCH") and length is None:
-            body = b""
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > MAX_BODY:
-                    return JSONResponse(
-                        {"error": f"request bodies are limited to {MAX_BODY} bytes"},
-                        status_code=413,
-                    )
-            request._body = body  # the stream is used up: hand the bytes on
-        return await call_next(request)
+    app.add_middleware(BodyLimit)
 
     @app.exception_handler(TttlabError)
     async def refused(request: Request, error: TttlabError) -> JSONResponse:
@@ -294,6 +277,8 @@ def create_app(
         """The board as SVG: the same drawing as notebooks (``tttlab.render.board_svg``)."""
         position = Position.from_string(body.position, _geometry(body.board))
         return Response(board_svg(position), media_type="image/svg+xml")
+
+    add_check_routes(app, pool, in_thread, workers)
 
     @app.post("/api/evaluate", responses=ERRORS)
     async def evaluate_agent(body: EvaluateRequest) -> dict[str, Any]:

@@ -1,10 +1,12 @@
-"""The work behind the web API that touches agents, run in worker processes (see
-:mod:`tttlab.web.pool`) so that it can be ended: a move, values, an evaluation, an arena,
-the list of mistakes. Every function takes and returns plain JSON values; a refusal is an
-:class:`ApiError` with an HTTP status and one line."""
+"""The work behind the web API that touches agents or a stranger's code, run in worker
+processes (see :mod:`tttlab.web.pool`) so that it can be ended: a move, values, an
+evaluation, an arena, the list of mistakes, the grading of an uploaded exercise. Every
+function takes and returns plain JSON values; a refusal is an :class:`ApiError` with an
+HTTP status and one line."""
 
 from __future__ import annotations
 
+import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -285,7 +287,29 @@ def call_exact(board: str, position: str) -> dict[str, Any]:
     return {"value": max(values.values()), "values": {str(m): v for m, v in values.items()}}
 
 
+def call_check(source: str, name: str, only: list[str], seconds: float) -> dict[str, Any]:
+    """Grade an uploaded exercise file in a box of its own, as ``ttt check --json`` does,
+    each first counterexample drawn. Never without a box: the code is a stranger's."""
+    from tttlab.usercode import box
+    from tttlab.usercode.grading import check_path
+
+    contained = box.isolation()
+    if not contained.boxed:
+        raise ApiError(503, f"this server runs no uploaded code: {contained.describe}")
+    with tempfile.TemporaryDirectory(prefix="ttt-lab-check-") as folder:
+        path = Path(folder) / name
+        path.write_text(source, encoding="utf-8")
+        report = check_path(path, time_limit=seconds, only=tuple(only), isolation="required")
+    data = {**report.as_json(), "file": name}
+    for check in data["checks"].values():
+        example = check["example"]
+        if example is not None and example["board"]:
+            example["svg"] = board_svg(Position.from_string(example["board"]))
+    return data
+
+
 CALLS: dict[str, Callable[..., Any]] = {
+    "check": call_check,
     "agents": call_agents,
     "move": call_move,
     "values": call_values,

@@ -13,6 +13,8 @@ __all__ = [
     "AgentRequest",
     "AgentsResponse",
     "ArenaRequest",
+    "CheckInfo",
+    "CheckRequest",
     "ErrorBody",
     "EvaluateRequest",
     "ExactRequest",
@@ -98,6 +100,28 @@ class SvgRequest(_Body):
     board: str | None = Field(default=None, max_length=20)
 
 
+#: The largest file the Check page grades, in characters.
+MAX_SOURCE = 64 * 1024
+
+
+class CheckRequest(_Body):
+    source: str = Field(min_length=1, max_length=MAX_SOURCE, description="the file's text")
+    name: str = Field(
+        default="tictactoe.py",
+        max_length=64,
+        pattern=r"^[A-Za-z_][A-Za-z0-9_]*\.py$",
+        description="the file's name (the exercise is detected from what it defines)",
+    )
+    only: list[str] = Field(default_factory=list, max_length=20, description="checks to run")
+
+
+class CheckInfo(BaseModel):
+    available: bool = Field(description="whether this server can make a box for the code")
+    isolation: str = Field(description="how uploaded code is contained, or why it cannot be")
+    max_chars: int = Field(description="the largest file accepted, in characters")
+    time_limit: float = Field(description="seconds the grading of one file may take")
+
+
 class ErrorBody(BaseModel):
     error: str = Field(description="what is wrong, in one line")
 
@@ -111,7 +135,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (413, "request body too large"),
         (422, "malformed JSON, a wrong type or an unknown field"),
         (429, "as many training jobs as allowed are running"),
-        (503, "the work took too long and was stopped, or the server is busy"),
+        (499, "the page went away: the work was cancelled"),
+        (503, "the work took too long and was stopped, the server is busy, or it runs no code"),
     )
 }
 

@@ -43,8 +43,9 @@ class _Worker:
         )
         self._buffer = b""
 
-    def _line(self, deadline: float) -> bytes | None:
-        """The next line from the worker, or None at the deadline or if it died."""
+    def _line(self, deadline: float, cancel: threading.Event | None = None) -> bytes | None:
+        """The next line from the worker, or None at the deadline, once ``cancel`` is set,
+        or if it died."""
         stdout = self.process.stdout
         assert stdout is not None
         try:  # close() may kill the worker, and close its pipe, while this thread reads
@@ -53,8 +54,10 @@ class _Worker:
                 selector.register(fd, selectors.EVENT_READ)
                 while b"\n" not in self._buffer:
                     left = deadline - time.monotonic()
-                    if left <= 0 or not selector.select(left):
+                    if left <= 0 or (cancel is not None and cancel.is_set()):
                         return None
+                    if not selector.select(min(left, 0.1)):
+                        continue
                     chunk = os.read(fd, 1 << 16)
                     if not chunk:
                         return None
@@ -74,7 +77,9 @@ class _Worker:
             return f"a worker did not start within {timeout:g} s"
         return f"a worker exited with code {code} while starting"
 
-    def call(self, name: str, args: dict[str, Any], timeout: float) -> dict[str, Any] | None:
+    def call(
+        self, name: str, args: dict[str, Any], timeout: float, cancel: threading.Event | None
+    ) -> dict[str, Any] | None:
         stdin = self.process.stdin
         assert stdin is not None
         try:
@@ -82,7 +87,7 @@ class _Worker:
             stdin.flush()
         except (OSError, ValueError):  # a dead worker, or one already killed
             return None
-        line = self._line(time.monotonic() + timeout)
+        line = self._line(time.monotonic() + timeout, cancel)
         return None if line is None else dict(json.loads(line))
 
     def crashed(self) -> int | None:
@@ -188,17 +193,23 @@ class Pool:
             if waited > (self.start_timeout if up <= 0 else timeout):
                 raise ApiError(503, "the server is busy; try again")
 
-    def call(self, name: str, args: dict[str, Any], timeout: float) -> Any:
+    def call(
+        self, name: str, args: dict[str, Any], timeout: float, cancel: threading.Event | None = None
+    ) -> Any:
         """The result of ``compute.CALLS[name](**args)`` in a worker, or an ApiError: the
         worker's own refusal; or 503 when no worker is free in time, when the call runs past
-        ``timeout`` seconds, or when its worker dies (the worker is then replaced)."""
+        ``timeout`` seconds, or when its worker dies; 499 once ``cancel`` is set (the worker
+        is then killed, with what it started, and replaced)."""
         self.start()
         worker = self._idle_worker(timeout)
-        answer = worker.call(name, args, timeout)
+        answer = worker.call(name, args, timeout, cancel)
         if answer is None:
-            code = worker.crashed()
+            cancelled = cancel is not None and cancel.is_set()
+            code = None if cancelled else worker.crashed()
             self._retire(worker)
             self._start_one()
+            if cancelled:
+                raise ApiError(499, "the page went away; its work was stopped")
             if code is not None:
                 raise ApiError(
                     503, f"the worker doing this work died (exit code {code}); try again"

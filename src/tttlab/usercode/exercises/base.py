@@ -90,12 +90,18 @@ def pair(value: Any) -> int | None:
 
 
 class Child:
-    """One exercise shape, the child's side: a call per function, its value encoded."""
+    """One exercise shape, the child's side: a call per function, its value encoded.
+    ``renames`` maps the exercise's names of attributes and methods to the student's."""
 
     names: tuple[str, ...] = ()
 
-    def __init__(self, ns: Any) -> None:
+    def __init__(self, ns: Any, renames: dict[str, str] | None = None) -> None:
         self.ns = ns
+        self.renames = renames or {}
+
+    def at(self, obj: Any, name: str) -> Any:
+        """``obj.name``, under the student's name for it (``--name board=tiles``)."""
+        return getattr(obj, self.renames.get(name, name))
 
     def prepare(self) -> dict[str, Any] | None:
         """Anything to report before the calls (a dict), or None."""
@@ -198,6 +204,18 @@ class Exercise:
     timed: ClassVar[tuple[str, ...]] = ()
     #: "import" runs the module; "definitions" loads what it defines without its main code.
     load: ClassVar[str] = "definitions"
+    #: The positional arguments each function is called with (for suggestions).
+    arity: ClassVar[dict[str, int]] = {}
+    #: The methods the check calls on each class (for detection and suggestions).
+    members: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: The attributes and methods of the student's objects that the check reads, each
+    #: of which ``--name`` may map to the student's own.
+    attributes: ClassVar[tuple[str, ...]] = ()
+
+    def nameable(self) -> tuple[str, ...]:
+        """Every name ``--name`` may map: the top-level names, then the attributes."""
+        top = tuple(n for entry in self.names for n in entry.split("|"))
+        return top + tuple(a for a in self.attributes if a not in top)
 
     def plan(self, truth: ExerciseTruth, only: tuple[str, ...]) -> Plan:
         cases = self.cases(truth)

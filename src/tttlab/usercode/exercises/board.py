@@ -26,7 +26,8 @@ class BoardChild(Child):
 
     def encode(self, board: Any) -> Any:
         state, open_, winner, reward = (
-            getattr(board, a, None) for a in ("state", "open", "winner", "reward")
+            getattr(board, self.renames.get(a, a), None)
+            for a in ("state", "open", "winner", "reward")
         )
         if not isinstance(state, str):
             return base.garbage_of(state)
@@ -56,7 +57,7 @@ class BoardChild(Child):
 
             def play() -> Any:
                 board = self.ns.Board(state)
-                board.play(action, player)
+                self.at(board, "play")(action, player)
                 return board
 
             outcome = run(play)
@@ -71,6 +72,8 @@ class BoardExercise(Exercise):
     key = "board"
     functions = ("Board", "play")
     names = ("Board",)
+    members: ClassVar[dict[str, tuple[str, ...]]] = {"Board": ("play",)}
+    attributes = ("state", "open", "winner", "reward", "play")
     needs: ClassVar[dict[str, tuple[str, ...]]] = {"Board": ("Board",), "play": ("Board",)}
     _after_form = base.row(
         base.kind(str),

@@ -46,18 +46,19 @@ class CourseChild(Child):
     def env(self, board: str | None = None) -> Any:
         env = self.ns.Environment()
         if board is not None:
-            values = {"X": env.x, "O": env.o, ".": 0}
+            values = {"X": self.at(env, "x"), "O": self.at(env, "o"), ".": 0}
+            cells = self.at(env, "board")
             for k, c in enumerate(board):
-                env.board[k // 3, k % 3] = values[c]
+                cells[k // 3, k % 3] = values[c]
         return env
 
     def symbol(self, env: Any, value: Any) -> str | None:
         if value is None:
             return "."
         try:
-            if value == env.x:
+            if value == self.at(env, "x"):
                 return "X"
-            if value == env.o:
+            if value == self.at(env, "o"):
                 return "O"
         except BaseException:
             return None
@@ -66,7 +67,7 @@ class CourseChild(Child):
     def call(self, function: str, case: Any, run: Callable[..., list[Any]]) -> list[Any]:
         ns = self.ns
         if function == "get_state":
-            outcome = run(lambda: self.env(case).get_state())
+            outcome = run(lambda: self.at(self.env(case), "get_state")())
             if outcome[0] == "v":
                 number = base.whole(outcome[1])
                 outcome[1] = number if number is not None else base.garbage_of(outcome[1])
@@ -75,8 +76,8 @@ class CourseChild(Child):
 
             def game_over() -> Any:
                 env = self.env(case)
-                ended = env.game_over(force_recalculate=True)
-                return [ended, env.winner, env.ended, env]
+                ended = self.at(env, "game_over")(force_recalculate=True)
+                return [ended, self.at(env, "winner"), self.at(env, "ended"), env]
 
             outcome = run(game_over)
             if outcome[0] == "v":
@@ -91,8 +92,9 @@ class CourseChild(Child):
 
             def winner() -> Any:
                 env = self.env(case)
-                env.game_over(force_recalculate=True)
-                return self.symbol(env, env.winner) or ["g", base.short(env.winner)]
+                self.at(env, "game_over")(force_recalculate=True)
+                winner = self.at(env, "winner")
+                return self.symbol(env, winner) or ["g", base.short(winner)]
 
             return run(winner)
         if function == "reward":
@@ -100,7 +102,7 @@ class CourseChild(Child):
 
             def reward() -> Any:
                 env = self.env(board)
-                return env.reward(env.x if seat == "X" else env.o)
+                return self.at(env, "reward")(self.at(env, "x" if seat == "X" else "o"))
 
             outcome = run(reward)
             if outcome[0] == "v":
@@ -115,7 +117,7 @@ class CourseChild(Child):
 
         def initial() -> Any:
             env = self.env()
-            symbols = {"X": env.x, "O": env.o, ".": None}
+            symbols = {"X": self.at(env, "x"), "O": self.at(env, "o"), ".": None}
             triples = [(s, symbols[w], bool(e)) for s, w, e in case]
             values = target(env, triples)
             return [float(values[s]) for s, _, _ in case]
@@ -155,6 +157,16 @@ class CourseExercise(Exercise):
         "initialV_o",
     )
     names = ("Environment", "get_state_hash_and_winner", "initialV_x", "initialV_o|initialV_0")
+    arity: ClassVar[dict[str, int]] = {
+        "get_state_hash_and_winner": 1,
+        "initialV_x": 2,
+        "initialV_o": 2,
+        "initialV_0": 2,
+    }
+    members: ClassVar[dict[str, tuple[str, ...]]] = {
+        "Environment": ("get_state", "game_over", "reward")
+    }
+    attributes = ("board", "x", "o", "winner", "ended", "get_state", "game_over", "reward")
     needs: ClassVar[dict[str, tuple[str, ...]]] = {
         "get_state": ("Environment",),
         "game_over": ("Environment",),

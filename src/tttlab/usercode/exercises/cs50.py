@@ -123,6 +123,11 @@ class CS50(Exercise):
     )
     names = ("X", "O", "EMPTY", *functions)
     needs: ClassVar[dict[str, tuple[str, ...]]] = {f: ("X", "O", "EMPTY", f) for f in functions}
+    arity: ClassVar[dict[str, int]] = {
+        "initial_state": 0,
+        "result": 2,
+        **{f: 1 for f in ("player", "actions", "winner", "terminal", "utility", "minimax")},
+    }
     unlimited = ("minimax",)
     timed = ("minimax",)
     load = "import"

@@ -1,0 +1,203 @@
+"""Course folders as students write them (the issue's four, rebuilt small from the course's
+own files in tests/usercode/corpus/course): names found in packages and sub-folders and said
+where, a stub for a module that is not installed, ``--name`` for the student's own names,
+and a suggestion when a name is missing."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import ttt
+from tttlab.errors import TttlabError
+from tttlab.usercode.exercises import EXERCISES
+from tttlab.usercode.grading import check_path
+from tttlab.usercode.names import detect, module_of, python_files, renames_of, scan, suggestions
+
+COURSE = Path(__file__).parent / "corpus" / "course"
+ENVIRONMENT = (COURSE / "Environment.py").read_text()
+CLASS, HELPERS = ENVIRONMENT.split("\ndef get_state_hash_and_winner", 1)
+HELPERS = "def get_state_hash_and_winner" + HELPERS
+
+
+def _write(folder: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    return folder
+
+
+def packaged(tmp_path: Path) -> Path:
+    """Classes in a package, helpers in state_util.py, the training in app.py."""
+    agent = (COURSE / "Agent.py").read_text().replace("from Environment", "from .environment")
+    app = (COURSE / "main.py").read_text()
+    app = app.replace("from Agent import", "from model.agent import")
+    app = app.replace(
+        "from Environment import Environment, get_state_hash_and_winner, initialV_o, initialV_x",
+        "from model.environment import Environment\n"
+        "from state_util import get_state_hash_and_winner, initialV_o, initialV_x",
+    )
+    return _write(
+        tmp_path / "packaged",
+        {
+            "model/__init__.py": "",
+            "model/environment.py": CLASS,
+            "model/agent.py": agent,
+            "state_util.py": "import numpy as np\n\nfrom model.environment import LENGTH\n\n\n"
+            + HELPERS,
+            "app.py": app,
+        },
+    )
+
+
+def with_tqdm(tmp_path: Path) -> Path:
+    """The course's folder, whose training script shows progress with tqdm."""
+    folder = tmp_path / "progress"
+    shutil.copytree(COURSE, folder)
+    main = (folder / "main.py").read_text()
+    main = main.replace(
+        "from Agent import Agent", "from tqdm import tqdm\n\nfrom Agent import Agent"
+    )
+    main = main.replace("for episode in range(100000):", "for episode in tqdm(range(100000)):")
+    (folder / "main.py").write_text(main)
+    return folder
+
+
+def renamed(tmp_path: Path) -> Path:
+    """The course's Environment with its board in ``self.tiles`` and its initial values as
+    ``init_x_vals`` and ``init_o_vals``."""
+    folder = tmp_path / "renamed"
+    shutil.copytree(COURSE, folder)
+    source = ENVIRONMENT.replace("self.board", "self.tiles").replace("env.board", "env.tiles")
+    source = source.replace("def initialV_x(", "def init_x_vals(")
+    source = source.replace("def initialV_o(", "def init_o_vals(")
+    (folder / "Environment.py").write_text(source)
+    agent = (folder / "Agent.py").read_text().replace("env.board", "env.tiles")
+    (folder / "Agent.py").write_text(agent)
+    main = (folder / "main.py").read_text()
+    main = main.replace("initialV_x", "init_x_vals").replace("initialV_o", "init_o_vals")
+    (folder / "main.py").write_text(main)
+    return folder
+
+
+def test_a_package_and_a_helpers_module_are_found_and_said_where(tmp_path: Path) -> None:
+    folder = packaged(tmp_path)
+    report = check_path(folder)
+    assert report.exercise == "course"
+    assert report.ok, report.summary()
+    assert report.found == {
+        "Environment": "model.environment.Environment",
+        "get_state_hash_and_winner": "state_util.get_state_hash_and_winner",
+        "initialV_x": "state_util.initialV_x",
+        "initialV_o": "state_util.initialV_o",
+    }
+    assert set(report.graded) == {
+        "app.py",
+        "model/__init__.py",
+        "model/agent.py",
+        "model/environment.py",
+        "state_util.py",
+    }
+    assert "found: Environment: model.environment.Environment" in report.summary()
+    assert any("top-level code not run: app.py" in note for note in report.notes)
+
+
+def test_a_module_that_is_not_installed_is_stood_in_for(tmp_path: Path) -> None:
+    if importlib.util.find_spec("tqdm") is not None:
+        pytest.skip("tqdm is installed here: the folder would import it for real")
+    report = check_path(with_tqdm(tmp_path))
+    assert report.ok, report.summary()
+    assert any("stood in by stubs: tqdm" in note for note in report.notes), report.notes
+
+
+def test_a_call_that_uses_a_stub_fails_with_its_own_error(tmp_path: Path) -> None:
+    folder = tmp_path / "uses"
+    shutil.copytree(COURSE, folder)
+    source = ENVIRONMENT.replace(
+        "import numpy as np", "import numpy as np\nimport no_such_plotting_lib as plt"
+    )
+    source = source.replace("        h = 0\n", "        plt.figure()\n        h = 0\n")
+    (folder / "Environment.py").write_text(source)
+    report = check_path(folder, only=("get_state", "winner"))
+    assert report.checks["winner"].ok
+    check = report.checks["get_state"]
+    assert not check.ok
+    assert check.example is not None
+    assert "no_such_plotting_lib is not installed" in check.example.got
+
+
+def test_the_students_own_names_are_mapped_with_name(tmp_path: Path) -> None:
+    folder = renamed(tmp_path)
+    plain = check_path(folder)
+    assert not plain.ok
+    assert "does not define: initialV_x, initialV_o or initialV_0" in plain.problems
+    first, second = (p for p in plain.problems if " could be " in p)
+    assert first.startswith("initialV_x could be Environment.init_x_vals")
+    assert first.endswith(": --name initialV_x=init_x_vals")
+    assert second.startswith("initialV_o could be Environment.init_o_vals")
+    assert second.endswith(": --name initialV_o=init_o_vals")
+    names = {"initialV_x": "init_x_vals", "initialV_o": "init_o_vals", "board": "tiles"}
+    mapped = check_path(folder, names=names)
+    assert mapped.ok, mapped.summary()
+    assert mapped.renamed == names
+    assert mapped.found["initialV_x"] == "Environment.init_x_vals"
+    assert mapped.as_json()["renamed"] == names
+    assert mapped.row()["renamed"] == "initialV_x=init_x_vals initialV_o=init_o_vals board=tiles"
+
+
+def test_name_on_the_command_line_in_json_and_csv(tmp_path: Path) -> None:
+    folder = renamed(tmp_path)
+    args = ["--name", "initialV_x=init_x_vals", "--name", "initialV_o=init_o_vals"]
+    args += ["--name", "board=tiles", "--only", "get_state", "--only", "initialV_x"]
+    result = ttt("check", str(folder), *args, "--json", timeout=300)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["renamed"]["board"] == "tiles"
+    assert report["ok"] is True
+    table = ttt("check", str(folder), *args, "--format", "csv", timeout=300)
+    assert table.returncode == 0, table.stderr
+    header, row = table.stdout.splitlines()
+    assert header.endswith(",renamed")
+    assert row.endswith("initialV_x=init_x_vals initialV_o=init_o_vals board=tiles")
+    for bad, words in [
+        ("initialV_q=x", "not a name of the course exercise"),
+        ("board=not a name", "is not a Python name"),
+        ("board", "EXERCISE_NAME=STUDENT_NAME"),
+    ]:
+        refused = ttt("check", str(folder), "--name", bad)
+        assert refused.returncode == 2, refused.stderr
+        assert words in refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+
+
+def test_a_board_class_under_another_name(tmp_path: Path) -> None:
+    source = (Path(__file__).parent / "corpus" / "board" / "qlearning.py").read_text()
+    assert "class Board" in source
+    (tmp_path / "board.py").write_text(source.replace("Board", "TicTacToe"))
+    assert check_path(tmp_path / "board.py").problems[0].startswith("defines none")
+    report = check_path(tmp_path / "board.py", names={"Board": "TicTacToe"})
+    assert report.exercise == "board"
+    assert report.ok, report.summary()
+
+
+def test_names_read_without_running(tmp_path: Path) -> None:
+    assert module_of("model/environment.py") == "model.environment"
+    assert module_of("model/__init__.py") == "model"
+    assert module_of("app.py") == "app"
+    modules = scan(COURSE, python_files(COURSE))
+    assert [m.name for m in modules] == ["Agent", "Environment", "main"]
+    assert detect(modules) == "course"
+    course = EXERCISES["course"]
+    folder = renamed(tmp_path)
+    theirs = scan(folder, python_files(folder))
+    # the same arity and a similar name: not initial_values (three arguments), not main's
+    assert suggestions(course, ["get_state_hash_and_winner"], theirs) == []
+    (line,) = suggestions(course, ["initialV_o|initialV_0"], theirs)
+    assert line.startswith("initialV_o could be Environment.init_o_vals")
+    with pytest.raises(TttlabError, match="given twice"):
+        renames_of(["board=tiles", "board=cells"], course)
+    assert renames_of({"Environment": "Env"}, course) == {"Environment": "Env"}
