@@ -67,20 +67,18 @@ def with_tqdm(tmp_path: Path) -> Path:
     return folder
 
 
-def renamed(tmp_path: Path) -> Path:
-    """The course's Environment with its board in ``self.tiles`` and its initial values as
-    ``init_x_vals`` and ``init_o_vals``."""
-    folder = tmp_path / "renamed"
+def renamed(tmp_path: Path, tiles: bool = True, values: bool = True) -> Path:
+    """The course's folder with the Environment's board in ``self.tiles`` (``tiles``), and
+    its initial values named ``init_x_vals`` and ``init_o_vals`` (``values``)."""
+    folder = tmp_path / f"renamed-{tiles}-{values}"
     shutil.copytree(COURSE, folder)
-    source = ENVIRONMENT.replace("self.board", "self.tiles").replace("env.board", "env.tiles")
-    source = source.replace("def initialV_x(", "def init_x_vals(")
-    source = source.replace("def initialV_o(", "def init_o_vals(")
-    (folder / "Environment.py").write_text(source)
-    agent = (folder / "Agent.py").read_text().replace("env.board", "env.tiles")
-    (folder / "Agent.py").write_text(agent)
-    main = (folder / "main.py").read_text()
-    main = main.replace("initialV_x", "init_x_vals").replace("initialV_o", "init_o_vals")
-    (folder / "main.py").write_text(main)
+    for name in ("Environment.py", "Agent.py", "main.py"):
+        text = (folder / name).read_text()
+        if tiles:
+            text = text.replace("self.board", "self.tiles").replace("env.board", "env.tiles")
+        if values:
+            text = text.replace("initialV_x", "init_x_vals").replace("initialV_o", "init_o_vals")
+        (folder / name).write_text(text)
     return folder
 
 
@@ -147,6 +145,17 @@ def test_the_students_own_names_are_mapped_with_name(tmp_path: Path) -> None:
     assert mapped.found["initialV_x"] == "Environment.init_x_vals"
     assert mapped.as_json()["renamed"] == names
     assert mapped.row()["renamed"] == "initialV_x=init_x_vals initialV_o=init_o_vals board=tiles"
+
+
+def test_a_board_kept_in_tiles_passes_with_name_board(tmp_path: Path) -> None:
+    folder = renamed(tmp_path, values=False)
+    plain = check_path(folder)
+    assert not plain.ok
+    example = plain.checks["get_state"].example
+    assert example is not None
+    assert "has no attribute 'board'" in example.got
+    mapped = check_path(folder, names={"board": "tiles"})
+    assert mapped.ok, mapped.summary()
 
 
 def test_name_on_the_command_line_in_json_and_csv(tmp_path: Path) -> None:

@@ -24,8 +24,9 @@ from tttlab.web.pool import Pool
 
 __all__ = ["CHECK_SECONDS", "MAX_UPLOAD", "add_check_routes"]
 
-#: Largest body of an uploaded exercise (its text, as JSON), in bytes.
-MAX_UPLOAD = 4 * MAX_SOURCE
+#: Largest body of an uploaded exercise, in bytes: its text as JSON, where a character may
+#: take 6 bytes (``\\udbc2``), so that a text too long is refused by its length (422).
+MAX_UPLOAD = 8 * MAX_SOURCE
 #: Seconds the grading of one uploaded file may take (``ttt check --time-limit``).
 CHECK_SECONDS = 60.0
 

@@ -296,9 +296,13 @@ def call_check(source: str, name: str, only: list[str], seconds: float) -> dict[
     contained = box.isolation()
     if not contained.boxed:
         raise ApiError(503, f"this server runs no uploaded code: {contained.describe}")
+    try:
+        text = source.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(400, "the file is not text (a lone surrogate in it)") from None
     with tempfile.TemporaryDirectory(prefix="ttt-lab-check-") as folder:
         path = Path(folder) / name
-        path.write_text(source, encoding="utf-8")
+        path.write_bytes(text)
         report = check_path(path, time_limit=seconds, only=tuple(only), isolation="required")
     data = {**report.as_json(), "file": name}
     for check in data["checks"].values():

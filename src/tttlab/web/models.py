@@ -3,7 +3,7 @@ at ``/openapi.json`` from them, and refuses anything else with a 422."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -109,10 +109,12 @@ class CheckRequest(_Body):
     name: str = Field(
         default="tictactoe.py",
         max_length=64,
-        pattern=r"^[A-Za-z_][A-Za-z0-9_]*\.py$",
+        pattern=r"^\w+\.py$",
         description="the file's name (the exercise is detected from what it defines)",
     )
-    only: list[str] = Field(default_factory=list, max_length=20, description="checks to run")
+    only: list[Annotated[str, Field(max_length=40)]] = Field(
+        default_factory=list, max_length=20, description="checks to run"
+    )
 
 
 class CheckInfo(BaseModel):
