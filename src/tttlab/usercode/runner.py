@@ -38,7 +38,6 @@ import os
 import signal
 import sys
 import time
-import types
 from collections.abc import Callable
 from typing import Any
 
@@ -65,6 +64,7 @@ _exercises = importlib.import_module("_ttt_check.exercises")
 _describe: Callable[[list[Any]], str] = importlib.import_module("_ttt_check.protocol").describe
 CHILDREN: dict[str, Any] = dict(_exercises.CHILDREN)
 short: Callable[[Any], str] = importlib.import_module("_ttt_check.exercises.base").short
+_stubs = importlib.import_module("_ttt_check.stubs")
 
 
 class _NoTttlab(importlib.abc.MetaPathFinder):
@@ -149,74 +149,6 @@ class _Namespace:
         raise AttributeError(theirs)
 
 
-class _Missing:
-    """A name from a module that is not installed: using it in any way fails, as that
-    call's error."""
-
-    def __init__(self, where: str) -> None:
-        self._where = where
-
-    def _fail(self, *_args: Any, **_kwargs: Any) -> Any:
-        top = self._where.split(".")[0]  # no ``name``: never taken for a missing import
-        raise ModuleNotFoundError(f"{self._where}: {top} is not installed (a stub stood in)")
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return _Missing(f"{self._where}.{name}")
-
-    __call__ = __iter__ = __len__ = __getitem__ = __enter__ = __bool__ = _fail
-    __mro_entries__ = _fail
-
-
-class _StubModule(types.ModuleType):
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return _Missing(f"{self.__name__}.{name}")
-
-
-#: The modules stood in for, top-level names, in the order they were needed.
-STUBBED: list[str] = []
-
-
-def _stub(name: str | None, folder: str) -> bool:
-    """Stand a stub in for the module ``name`` (and the packages above it) when it is not
-    the student's own: its import then succeeds, and using it fails."""
-    if not name:
-        return False
-    top = name.split(".")[0]
-    if top not in STUBBED and (
-        os.path.exists(os.path.join(folder, top + ".py"))
-        or os.path.isdir(os.path.join(folder, top))
-    ):
-        return False
-    if top not in STUBBED and (top in sys.modules or len(STUBBED) >= 20):
-        return False
-    parts = name.split(".")
-    for end in range(1, len(parts) + 1):
-        dotted = ".".join(parts[:end])
-        if dotted not in sys.modules:
-            module = _StubModule(dotted)
-            module.__path__ = []
-            sys.modules[dotted] = module
-            if end > 1:
-                setattr(sys.modules[".".join(parts[: end - 1])], parts[end - 1], module)
-    if top not in STUBBED:
-        STUBBED.append(top)
-    return True
-
-
-def _with_stubs(run: Callable[[], Any], folder: str) -> Any:
-    """``run()``, again after each module it imports that is not installed has a stub."""
-    while True:
-        try:
-            return run()
-        except ModuleNotFoundError as error:
-            if not _stub(error.name, folder):
-                raise
-
-
 _KEPT = (
     ast.Import,
     ast.ImportFrom,
@@ -254,7 +186,7 @@ class _Definitions(importlib.abc.Loader):
             def run(code: Any = code) -> None:
                 exec(code, module.__dict__)
 
-            outcome = _call(_with_stubs, (run, folder), self.seconds)
+            outcome = _call(_stubs.with_stubs, (run, folder), self.seconds)
             if outcome[0] != "v":
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
                     raise ImportError(outcome[1] if outcome[0] == "e" else _describe(outcome))
@@ -309,7 +241,7 @@ def _load(job: dict[str, Any], skipped: list[str]) -> Any:
             loader.exec_module(module)
             return module
 
-        return _Namespace({job["module"]: _with_stubs(run, folder)}, renames, lookup)
+        return _Namespace({job["module"]: _stubs.with_stubs(run, folder)}, renames, lookup)
     sys.meta_path.insert(0, _Folder(folder, job["call_seconds"], skipped))
     modules = {name: importlib.import_module(name) for name in job["modules"]}
     return _Namespace(modules, renames, lookup)
@@ -397,7 +329,7 @@ def main(argv: list[str]) -> int:
             "import": ["v"],
             "missing": missing,
             "skipped": skipped,
-            "stubbed": STUBBED,
+            "stubbed": _stubs.STUBBED,
             "printed": capture.writes,
         }
     )

@@ -50,6 +50,7 @@ _HERE = Path(__file__).parent
 _GRADER = (
     "runner.py",
     "protocol.py",
+    "stubs.py",
     *(f"exercises/{p.name}" for p in _HERE.glob("exercises/*.py")),
 )
 
