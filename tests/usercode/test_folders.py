@@ -31,8 +31,9 @@ def _write(folder: Path, files: dict[str, str]) -> Path:
     return folder
 
 
-def packaged(tmp_path: Path) -> Path:
-    """Classes in a package, helpers in state_util.py, the training in app.py."""
+def packaged(tmp_path: Path, init: bool = True) -> Path:
+    """Classes in a package (without ``__init__.py``: a namespace package), helpers in
+    state_util.py, the training in app.py."""
     agent = (COURSE / "Agent.py").read_text().replace("from Environment", "from .environment")
     app = (COURSE / "main.py").read_text()
     app = app.replace("from Agent import", "from model.agent import")
@@ -41,10 +42,11 @@ def packaged(tmp_path: Path) -> Path:
         "from model.environment import Environment\n"
         "from state_util import get_state_hash_and_winner, initialV_o, initialV_x",
     )
+    init_file = {"model/__init__.py": ""} if init else {}
     return _write(
         tmp_path / "packaged",
         {
-            "model/__init__.py": "",
+            **init_file,
             "model/environment.py": CLASS,
             "model/agent.py": agent,
             "state_util.py": "import numpy as np\n\nfrom model.environment import LENGTH\n\n\n"
@@ -82,8 +84,11 @@ def renamed(tmp_path: Path, tiles: bool = True, values: bool = True) -> Path:
     return folder
 
 
-def test_a_package_and_a_helpers_module_are_found_and_said_where(tmp_path: Path) -> None:
-    folder = packaged(tmp_path)
+@pytest.mark.parametrize("init", [True, False], ids=["package", "namespace"])
+def test_a_package_and_a_helpers_module_are_found_and_said_where(
+    tmp_path: Path, init: bool
+) -> None:
+    folder = packaged(tmp_path, init)
     report = check_path(folder)
     assert report.exercise == "course"
     assert report.ok, report.summary()
@@ -95,7 +100,7 @@ def test_a_package_and_a_helpers_module_are_found_and_said_where(tmp_path: Path)
     }
     assert set(report.graded) == {
         "app.py",
-        "model/__init__.py",
+        *(["model/__init__.py"] if init else []),
         "model/agent.py",
         "model/environment.py",
         "state_util.py",
