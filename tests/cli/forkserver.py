@@ -75,9 +75,17 @@ def main() -> None:
     from numba.core.registry import cpu_target
 
     import tttlab._entry  # what every command imports first
-    import tttlab.cli  # noqa: F401  # and then
+    import tttlab.cli  # and then
 
     cpu_target.target_context.refresh()  # numba's registries, read before its first function
+    # The network learners' libraries (0.6 s of imports in each network command): JAX
+    # starts no thread and makes no backend on import (its fork warning is armed by the first
+    # backend, made in the child), and the table cache's folder it is told is the child's own,
+    # as the child's environment is this process's (else tests.cli.helpers runs a subprocess).
+    with contextlib.suppress(ImportError):
+        import tttlab.neural.alphazero
+        import tttlab.neural.dqn
+        import tttlab.neural.ppo  # noqa: F401
 
     spec = importlib.util.find_spec("tttlab.__main__")
     assert spec is not None

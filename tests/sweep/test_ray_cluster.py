@@ -203,7 +203,7 @@ def test_another_version_is_refused_and_a_stopped_sweep_cancels_its_runs(
 def test_cluster_stopped_mid_sweep_then_finished_locally(cluster: Cluster, tmp_path: Path) -> None:
     out = tmp_path / "stopped.csv"
     remote = ["--address", cluster.address, "--lost-after", "3"]  # 3 s without an answer
-    args = sweep(out, "0-3", *remote, episodes=600_000)
+    args = sweep(out, "0-1", *remote, episodes=600_000)
     proc = start(args)
     try:
         wait_for_rows(out, 2, proc)
@@ -217,12 +217,12 @@ def test_cluster_stopped_mid_sweep_then_finished_locally(cluster: Cluster, tmp_p
     assert "lost the Ray cluster" in errors[0]
     assert "Traceback" not in err
     kept = keyed(out)
-    assert 2 <= len(kept) < 8
+    assert 2 <= len(kept) < 4  # the runs that had started on the cluster are not
 
-    local = sweep(out, "0-3", episodes=600_000)
+    local = sweep(out, "0-1", episodes=600_000)
     again = ttt(*local, "--json", timeout=600)
     assert again.returncode == 0, again.stderr
-    assert json.loads(again.stdout)["ran"] == 8 - len(kept)
+    assert json.loads(again.stdout)["ran"] == 4 - len(kept)
     final = keyed(out)
-    assert len(final) == 8
+    assert len(final) == 4
     assert all(final[key] == value for key, value in kept.items())

@@ -216,7 +216,7 @@ def test_a_results_file_with_other_columns_is_refused(tmp_path: Path) -> None:
 
 def test_ctrl_c_keeps_finished_rows_and_a_rerun_finishes(tmp_path: Path) -> None:
     out = tmp_path / "long.csv"
-    args = ["sweep", "q", "--board", "3x4", "--episodes", "400000", "--seeds", "0-11"]
+    args = ["sweep", "q", "--board", "3x4", "--episodes", "400000", "--seeds", "0-3"]
     args += ["--out", str(out), "--workers", "2"]
     proc = start_ttt(*args)
     err = interrupt_when(proc, lambda: out.exists() and len(rows(out)) >= 2, wait=60)
@@ -224,12 +224,12 @@ def test_ctrl_c_keeps_finished_rows_and_a_rerun_finishes(tmp_path: Path) -> None
     assert "Interrupted" in err
     assert "Traceback" not in err
     kept = keyed(out)
-    assert 2 <= len(kept) < 12
+    assert 2 <= len(kept) < 4  # the two runs that had started are not
     result = ttt(*args, "--json")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["ran"] == 12 - len(kept)
+    assert json.loads(result.stdout)["ran"] == 4 - len(kept)
     final = keyed(out)
-    assert len(final) == 12
+    assert len(final) == 4
     assert all(final[key] == value for key, value in kept.items())
 
 

@@ -19,7 +19,7 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", create_app(None, timeou
 
 
 @schema.parametrize()
-@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api_never_fails_and_matches_its_schema(case) -> None:  # type: ignore[no-untyped-def]
     response = case.call()
     stopped = response.status_code == 503 and (

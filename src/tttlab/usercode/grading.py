@@ -30,6 +30,7 @@ from tttlab.usercode.names import (
     detect,
     minimax_files,
     module_of,
+    name_pairs,
     python_files,
     renames_of,
     scan,
@@ -369,6 +370,4 @@ def _believed(
 
 def _loose(given: Mapping[str, str] | tuple[str, ...]) -> dict[str, str]:
     """``--name`` pairs as a mapping before the exercise is known (for detecting it)."""
-    if isinstance(given, Mapping):
-        return {str(k): str(v) for k, v in given.items()}
-    return dict(p.split("=", 1) for p in given if "=" in p)
+    return {ours: theirs for ours, theirs in name_pairs(given) if theirs}

@@ -120,18 +120,19 @@ def scan(folder: Path, files: Iterable[Path]) -> list[Module]:
     return modules
 
 
+def name_pairs(pairs: Iterable[str] | Mapping[str, str]) -> list[tuple[str, str]]:
+    """``--name EXERCISE_NAME=STUDENT_NAME`` pairs (or a mapping) as (ours, theirs), stripped;
+    theirs is empty where no ``=`` was given."""
+    items = pairs.items() if isinstance(pairs, Mapping) else (p.partition("=")[::2] for p in pairs)
+    return [(str(ours).strip(), str(theirs).strip()) for ours, theirs in items]
+
+
 def renames_of(pairs: Iterable[str] | Mapping[str, str], exercise: Exercise) -> dict[str, str]:
-    """``--name EXERCISE_NAME=STUDENT_NAME`` pairs (or a mapping), checked against the
-    exercise's names: a function, a class, or an attribute of the student's objects."""
-    items = (
-        list(pairs.items())
-        if isinstance(pairs, Mapping)
-        else [tuple(p.split("=", 1)) if "=" in p else (p, "") for p in pairs]
-    )
+    """``--name`` pairs (see :func:`name_pairs`), checked against the exercise's names: a
+    function, a class, or an attribute of the student's objects."""
     known = exercise.nameable()
     renames: dict[str, str] = {}
-    for ours, theirs in items:
-        ours, theirs = str(ours).strip(), str(theirs).strip()
+    for ours, theirs in name_pairs(pairs):
         if not theirs:
             raise TttlabError(f"--name takes EXERCISE_NAME=STUDENT_NAME, got {ours!r}")
         if ours not in known:

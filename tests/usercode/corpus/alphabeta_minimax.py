@@ -1,74 +1,77 @@
 """Tic Tac Toe Player (minimax with alpha-beta pruning)."""
 
-import copy
 import math
 
-X = "X"
-O = "O"
-EMPTY = None
+X, O, EMPTY = "X", "O", None
+
+ROWS = [[(i, j) for j in range(3)] for i in range(3)]
+COLUMNS = [[(i, j) for i in range(3)] for j in range(3)]
+DIAGONALS = [[(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)]]
 
 
 def initial_state():
-    return [[EMPTY, EMPTY, EMPTY], [EMPTY, EMPTY, EMPTY], [EMPTY, EMPTY, EMPTY]]
+    """Returns the starting state of the board."""
+    return [[EMPTY] * 3 for _ in range(3)]
 
 
 def player(board):
-    xs = sum(row.count(X) for row in board)
-    os_ = sum(row.count(O) for row in board)
-    return O if xs > os_ else X
+    """X moves first, so O is to move whenever X has more marks."""
+    cells = [cell for row in board for cell in row]
+    return O if cells.count(X) > cells.count(O) else X
 
 
 def actions(board):
-    return {(i, j) for i in range(3) for j in range(3) if board[i][j] == EMPTY}
+    moves = set()
+    for i, row in enumerate(board):
+        for j, cell in enumerate(row):
+            if cell is EMPTY:
+                moves.add((i, j))
+    return moves
 
 
 def result(board, action):
-    if action not in actions(board):
-        raise ValueError("invalid action")
-    new = copy.deepcopy(board)
-    new[action[0]][action[1]] = player(board)
-    return new
+    i, j = action
+    if i not in range(3) or j not in range(3) or board[i][j] is not EMPTY:
+        raise Exception("not a legal move")
+    copied = [row[:] for row in board]
+    copied[i][j] = player(board)
+    return copied
 
 
 def winner(board):
-    lines = [[(i, 0), (i, 1), (i, 2)] for i in range(3)]
-    lines += [[(0, j), (1, j), (2, j)] for j in range(3)]
-    lines += [[(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)]]
-    for line in lines:
-        a, b, c = (board[i][j] for i, j in line)
-        if a is not None and a == b == c:
-            return a
+    for line in ROWS + COLUMNS + DIAGONALS:
+        marks = {board[i][j] for i, j in line}
+        if len(marks) == 1 and EMPTY not in marks:
+            return marks.pop()
     return None
 
 
 def terminal(board):
-    return winner(board) is not None or all(cell is not EMPTY for row in board for cell in row)
+    if winner(board) is not None:
+        return True
+    return not actions(board)
 
 
 def utility(board):
-    w = winner(board)
-    return 1 if w == X else -1 if w == O else 0
+    return {X: 1, O: -1}.get(winner(board), 0)
 
 
 def value(board, alpha, beta):
     """The game value of ``board`` from X's side, searching only inside (alpha, beta)."""
     if terminal(board):
         return utility(board)
-    if player(board) == X:
-        v = -math.inf
-        for action in actions(board):
-            v = max(v, value(result(board, action), alpha, beta))
-            alpha = max(alpha, v)
-            if alpha >= beta:
-                break
-        return v
-    v = math.inf
+    sign = 1 if player(board) == X else -1  # O's best is X's worst
+    best = -math.inf
     for action in actions(board):
-        v = min(v, value(result(board, action), alpha, beta))
-        beta = min(beta, v)
+        v = value(result(board, action), alpha, beta)
+        best = max(best, sign * v)
+        if sign == 1:
+            alpha = max(alpha, v)
+        else:
+            beta = min(beta, v)
         if alpha >= beta:
             break
-    return v
+    return sign * best
 
 
 def minimax(board):

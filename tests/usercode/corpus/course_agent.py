@@ -17,21 +17,26 @@ from Environment import (
     initialV_x,
 )
 
+
+def make_agent(symbol, initial_values, triples, env):
+    made = Agent(eps=0.1)
+    made.setV(initial_values(env, triples))
+    made.set_symbol(symbol)
+    return made
+
+
 np.random.seed(0)
 env = Environment()
 triples = get_state_hash_and_winner(env)
-agent, other = Agent(eps=0.1), Agent(eps=0.1)
-agent.setV(initialV_x(env, triples))
-agent.set_symbol(env.x)
-other.setV(initialV_o(env, triples))
-other.set_symbol(env.o)
+agent = make_agent(env.x, initialV_x, triples, env)
+other = make_agent(env.o, initialV_o, triples, env)
 for _ in range(300):
     env = Environment()
     turn = agent
     while not env.game_over():
         turn.take_action(env)
-        agent.update_state_history(env.get_state())
-        other.update_state_history(env.get_state())
+        for learner in (agent, other):
+            learner.update_state_history(env.get_state())
         turn = other if turn is agent else agent
     agent.update(env)
     other.update(env)

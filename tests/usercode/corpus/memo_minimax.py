@@ -8,7 +8,7 @@ EMPTY = None
 
 
 def initial_state():
-    return [[EMPTY, EMPTY, EMPTY], [EMPTY, EMPTY, EMPTY], [EMPTY, EMPTY, EMPTY]]
+    return [[EMPTY] * 3 for _ in range(3)]
 
 
 def player(board):

@@ -35,19 +35,23 @@ def winner(board):
     lines += [[(0, j), (1, j), (2, j)] for j in range(3)]
     lines += [[(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)]]
     for line in lines:
-        a, b, c = (board[i][j] for i, j in line)
-        if a is not None and a == b == c:
-            return a
+        marks = [board[i][j] for i, j in line]
+        if marks[0] is not None and marks.count(marks[0]) == 3:
+            return marks[0]
     return None
 
 
 def terminal(board):
-    return winner(board) is not None or all(cell is not EMPTY for row in board for cell in row)
+    return winner(board) is not None or len(actions(board)) == 0
 
 
 def utility(board):
     w = winner(board)
-    return 1 if w == X else -1 if w == O else 0
+    if w == X:
+        return 1
+    if w == O:
+        return -1
+    return 0
 
 
 def max_value(board):
