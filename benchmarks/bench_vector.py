@@ -1,15 +1,20 @@
-"""Random-move self-play throughput of tttlab.vector against pgx's own tic_tac_toe.
+"""Random-move self-play throughput of tttlab.vector against pgx's own tic_tac_toe, measured
+the way pgx's benchmarks and examples run an environment.
 
-Both environments run the same jitted loop: ``lax.scan`` over steps of a vmapped batch, a
-uniformly random legal move per game, and finished games restarted in place. Two ways of
-drawing the move are measured, because they cost very differently on a CPU:
+Both environments run the very same code: pgx's ``auto_reset(env.step, env.init)`` wrapper,
+vmapped (a finished game, ``terminated | truncated``, restarts from ``init`` with a key of its
+own), and pgx's ``act_randomly`` (``jax.random.categorical`` over the log of the legal-move
+mask). Two forms:
 
-- ``categorical`` (the headline): ``jax.random.categorical`` over masked logits, one Gumbel
-  draw per cell, as pgx's examples do;
-- ``choice``: one uniform number per game picks among its legal moves (a cumulative sum).
+- ``loop``: pgx's benchmark (``benchmarks/`` in pgx's repository): jitted ``vmap(init)``,
+  ``vmap(auto_reset(step, init))`` and ``act_randomly``, called from Python step by step,
+  with the keys split between the calls;
+- ``scan``: the whole run in one ``jit``, as pgx's AlphaZero example runs self-play:
+  ``init`` traced inside it, then ``lax.scan`` over the steps.
 
-Throughput is steps (moves played, over the whole batch) and finished games per second,
-after one warm-up run that compiles. Usage::
+A figure is steps (moves played, over the whole batch) and finished games per second, the
+best of 3 timed runs after one that compiles; the environments take turns going first (the
+first of each pair of rows alternates). Usage::
 
     .venv/bin/python benchmarks/bench_vector.py            # 3x3, batches 2^10 .. 2^20
     .venv/bin/python benchmarks/bench_vector.py --board 4x4k4 --no-pgx --json
@@ -25,58 +30,68 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
-import jax.numpy as jnp
+from pgx.experimental.utils import act_randomly
+from pgx.experimental.wrappers import auto_reset
 
 from tttlab.vector import make
 
-
-def _choice(key: jax.Array, mask: jax.Array) -> jax.Array:
-    legal = mask.astype(jnp.int32)
-    count = legal.sum(axis=-1)
-    u = jax.random.uniform(key, count.shape)
-    nth = jnp.minimum((u * count).astype(jnp.int32), count - 1)
-    return jnp.argmax(jnp.cumsum(legal, axis=-1) > nth[:, None], axis=-1)
+REPEATS = 3
 
 
-def _categorical(key: jax.Array, mask: jax.Array) -> jax.Array:
-    return jax.random.categorical(key, jnp.where(mask, 0.0, -jnp.inf), axis=-1)
+def _loop(env: Any, batch: int, steps: int) -> Callable[[int], tuple[float, int | None]]:
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+    act = jax.jit(act_randomly)
+
+    def run(seed: int) -> tuple[float, int | None]:
+        key = jax.random.PRNGKey(seed)
+        key, subkey = jax.random.split(key)
+        state = jax.block_until_ready(init(jax.random.split(subkey, batch)))
+        started = time.perf_counter()
+        for _ in range(steps):
+            key, k_act, k_step = jax.random.split(key, 3)
+            action = act(k_act, state.legal_action_mask)
+            state = step(state, action, jax.random.split(k_step, batch))
+        jax.block_until_ready(state)
+        return time.perf_counter() - started, None  # pgx's loop counts no games
+
+    return run
 
 
-PICKERS: dict[str, Callable[[jax.Array, jax.Array], jax.Array]] = {
-    "choice": _choice,
-    "categorical": _categorical,
-}
+def _scan(env: Any, batch: int, steps: int) -> Callable[[int], tuple[float, int | None]]:
+    step = jax.vmap(auto_reset(env.step, env.init))
 
-
-def throughput(env: Any, batch: int, steps: int, picker: str) -> tuple[float, float]:
-    """(steps per second, finished games per second) of random self-play."""
-    init = jax.vmap(env.init)
-    step = jax.vmap(env.step)
-    pick = PICKERS[picker]
-
-    def body(carry: Any, _: Any) -> Any:
-        state, key = carry
-        key, k_move, k_reset = jax.random.split(key, 3)
-        state = step(state, pick(k_move, state.legal_action_mask))
-        done = state.terminated
-        fresh = init(jax.random.split(k_reset, batch))
-
-        def restart(old: jax.Array, new: jax.Array) -> jax.Array:
-            return jnp.where(done.reshape(done.shape + (1,) * (old.ndim - 1)), new, old)
-
-        return (jax.tree_util.tree_map(restart, state, fresh), key), done.sum()
+    def body(state: Any, key: jax.Array) -> tuple[Any, jax.Array]:
+        k_act, k_step = jax.random.split(key)
+        action = act_randomly(k_act, state.legal_action_mask)
+        state = step(state, action, jax.random.split(k_step, batch))
+        return state, state.terminated.sum()
 
     @jax.jit
-    def run(state: Any, key: jax.Array) -> Any:
-        (state, _), finished = jax.lax.scan(body, (state, key), None, length=steps)
-        return state, finished.sum()
+    def whole(key: jax.Array) -> jax.Array:
+        key, subkey = jax.random.split(key)
+        state = jax.vmap(env.init)(jax.random.split(subkey, batch))
+        _, finished = jax.lax.scan(body, state, jax.random.split(key, steps))
+        return finished.sum()
 
-    state = jax.jit(init)(jax.random.split(jax.random.PRNGKey(0), batch))
-    jax.block_until_ready(run(state, jax.random.PRNGKey(1)))  # compile
-    started = time.perf_counter()
-    _, finished = jax.block_until_ready(run(state, jax.random.PRNGKey(2)))
-    seconds = time.perf_counter() - started
-    return batch * steps / seconds, int(finished) / seconds
+    def run(seed: int) -> tuple[float, int | None]:
+        started = time.perf_counter()
+        finished = int(jax.block_until_ready(whole(jax.random.PRNGKey(seed))))
+        return time.perf_counter() - started, finished
+
+    return run
+
+
+FORMS = {"loop": _loop, "scan": _scan}
+
+
+def throughput(env: Any, batch: int, steps: int, form: str) -> tuple[float, float | None]:
+    """(steps per second, finished games per second, or None where the form counts none) of
+    random self-play: the best of :data:`REPEATS` timed runs, after one that compiles."""
+    run = FORMS[form](env, batch, steps)
+    run(0)  # compiles
+    seconds, finished = min((run(seed) for seed in range(1, REPEATS + 1)), key=lambda r: r[0])
+    return batch * steps / seconds, None if finished is None else finished / seconds
 
 
 def main() -> None:
@@ -87,37 +102,40 @@ def main() -> None:
     parser.add_argument(
         "--moves", type=float, default=3e7, help="moves per measurement (sets the steps)"
     )
-    parser.add_argument("--pickers", default="categorical,choice")
+    parser.add_argument("--forms", default="scan,loop")
     parser.add_argument("--no-pgx", action="store_true", help="skip pgx's tic_tac_toe")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
-    envs: dict[str, Any] = {f"tttlab {args.board}": make(args.board)}
+    envs: list[tuple[str, Any]] = [(f"tttlab {args.board}", make(args.board))]
     if not args.no_pgx and args.board in ("3x3", "3x3k3"):
         import pgx  # dev dependency: the benchmark's reference
 
-        envs["pgx tic_tac_toe"] = pgx.make("tic_tac_toe")
+        envs.append(("pgx tic_tac_toe", pgx.make("tic_tac_toe")))
     device = jax.devices()[0]
     rows: list[dict[str, Any]] = []
-    for picker in args.pickers.split(","):
+    turn = 0
+    for form in args.forms.split(","):
         for log2 in range(args.min_log2, args.max_log2 + 1):
             batch = 1 << log2
-            steps = max(8, int(args.moves // batch))
-            for name, env in envs.items():
-                sps, gps = throughput(env, batch, steps, picker)
+            steps = max(16, int(args.moves // batch))
+            turn += 1
+            for name, env in envs[turn % len(envs) :] + envs[: turn % len(envs)]:
+                sps, gps = throughput(env, batch, steps, form)
                 row = {
                     "env": name,
-                    "picker": picker,
+                    "form": form,
                     "batch": batch,
                     "steps": steps,
                     "steps_per_second": round(sps),
-                    "games_per_second": round(gps),
+                    "games_per_second": None if gps is None else round(gps),
                 }
                 rows.append(row)
                 if not args.json:
                     print(
-                        f"{picker:<12} {name:<18} batch {batch:>9,}: "
-                        f"{sps / 1e6:9.1f} M steps/s {gps / 1e6:8.2f} M games/s",
+                        f"{form:<5} {name:<18} batch {batch:>9,}: "
+                        f"{sps / 1e6:9.1f} M steps/s"
+                        + ("" if gps is None else f" {gps / 1e6:8.2f} M games/s"),
                         flush=True,
                     )
     if args.json:
