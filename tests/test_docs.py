@@ -89,6 +89,9 @@ def test_json_reference_matches_the_output(
     if argv[0] == "check":  # the corpus file, from the repository
         argv[1] = str(ROOT / argv[1])
     monkeypatch.chdir(tmp_path)
+    if argv[0] == "verify":  # a certificate to check, written by the solver first
+        solve = ["solve", "--board", "3x4", "--k", "3", "--engine", "search"]
+        CliRunner().invoke(cli, [*solve, "--certificate", argv[1]], catch_exceptions=False)
     result = CliRunner().invoke(cli, argv, catch_exceptions=False)  # in process: no start-up
     assert result.exit_code in (0, 1), result.output
     output = json.loads(result.stdout.splitlines()[0])

@@ -18,6 +18,7 @@ LAYER = {
     "hyperparameters": 0,
     "game": 0,
     "render": 0,
+    "verifier": 0,
     "solvers": 1,
     "agents": 2,
     "exercise": 2,

@@ -30,6 +30,7 @@ __all__ = [
     "ROUTINE_JUDGE_POSITIONS",
     "SEARCH_CELLS",
     "SERVER_PLAYS_CANDIDATES",
+    "SERVER_SEARCH_CELLS",
     "SERVER_TABLE_CANDIDATES",
     "SERVER_TRAINING_EPISODES",
     "TABLE_SOLVE_CANDIDATES",
@@ -68,16 +69,20 @@ MDP_POSITIONS = 2_000_000
 #: candidates, and otherwise runs the proof search, which is faster on bigger boards.
 TABLE_SOLVE_CANDIDATES = 1_000_000
 
-#: The proof search's bitboards and move ordering are built for boards of at most this many
-#: cells (5×5 k=4 takes about 7 s).
-SEARCH_CELLS = 25
+#: The proof search's bitboards cover every board that tttlab plays (:data:`tttlab.game.
+#: geometry.MAX_CELLS`); how far a proof gets is bounded by its time limit and memory.
+SEARCH_CELLS = 39
+
+#: The web server plays bigger boards by proof search move by move; up to this many cells
+#: a move takes at most seconds (5×5 k=4's hardest position, the empty board, 0.4 s).
+SERVER_SEARCH_CELLS = 25
 
 #: The web server shares one machine between its users: it builds tables (perfect play,
 #: exact values, judging, mistakes, training) only for boards up to this many candidates.
 SERVER_TABLE_CANDIDATES = 1_000_000
 
 #: Boards the server plays at all (with search, not tables): up to this many candidates, or
-#: at most :data:`SEARCH_CELLS` cells.
+#: at most :data:`SERVER_SEARCH_CELLS` cells.
 SERVER_PLAYS_CANDIDATES = 10_000_000
 
 #: Episodes of one training job on the server unless ``ttt serve --max-episodes`` says

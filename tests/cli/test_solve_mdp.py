@@ -84,6 +84,14 @@ def test_other_options() -> None:
         (["solve", "--mdp", "--opponent", "nobody"], "unknown agent"),
         (["solve", "--mdp", "--out", "/no/such/dir/a.npz"], "does not exist"),
         (["solve", "--mdp", "--board", "5x5", "--k", "4"], "positions"),
+        (["solve", "--mdp", "--time-limit", "3"], "--time-limit only work without --mdp"),
+        (["solve", "--memory", "64"], "only work with the proof search"),
+        (["solve", "--board", "4x4", "--k", "4", "--memory", "8"], "'--memory'"),
+        (["solve", "--board", "4x4", "--k", "4", "--time-limit", "0"], "'--time-limit'"),
+        (
+            ["solve", "--board", "7x4", "--k", "4", "--time-limit", "0.3"],
+            "7x4k4 was not proved within the time limit of 0.3 s",
+        ),
     ],
 )
 def test_bad_arguments(args: list[str], fragment: str) -> None:

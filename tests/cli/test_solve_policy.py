@@ -9,6 +9,7 @@ import pytest
 from tests.cli.helpers import ttt
 from tttlab.game import Geometry, Position
 from tttlab.solvers import solve_table
+from tttlab.solvers.bitboard import prove
 
 
 def test_solve_json() -> None:
@@ -38,6 +39,19 @@ def test_solve_other_board_and_text_output() -> None:
     assert text.returncode == 0
     assert "draw" in text.stdout
     assert "5,478" in text.stdout
+
+
+def test_solve_past_25_cells_gives_the_winning_first_move() -> None:
+    """6,5,4 is a first-player win (Uiterwijk and van den Herik 2000): the search says so,
+    and its first move keeps the win (proved again by the table-free search)."""
+    result = ttt("solve", "--board", "6x5", "--k", "4", "--memory", "64", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["board"], data["value"], data["method"]) == ("6x5k4", 1, "search")
+    root = Position.initial(Geometry(6, 5, 4))
+    assert prove(root.apply(data["best_move"]), table_bits=20).value == 1
+    text = ttt("solve", "--board", "6x5", "--k", "4", "--memory", "64")
+    assert f"X's winning first move: {data['best_move'] + 1} " in text.stdout
 
 
 def test_policy_perfect_lists_every_position_with_only_optimal_moves() -> None:

@@ -134,10 +134,18 @@ def uses_table(geometry: Geometry, method: str = "auto") -> bool:
     )
 
 
-def solve(board: Geometry | str | None = "3x3", method: str = "auto") -> SolveResult:
+def solve(
+    board: Geometry | str | None = "3x3",
+    method: str = "auto",
+    *,
+    time_limit: float | None = None,
+    memory_mb: int | None = None,
+) -> SolveResult:
     """The exact value of a board: from the full table (``method="table"``, with every
     count) or by the compiled proof search (``"search"``); ``"auto"`` picks the table up to
-    a million candidate positions. ``ttt solve --json``.
+    a million candidate positions. ``ttt solve --json``. The search stops after
+    ``time_limit`` seconds (:class:`tttlab.solvers.bitboard.SearchStopped`) and keeps its
+    table within ``memory_mb`` MiB.
 
     Examples:
         >>> import tttlab
@@ -146,12 +154,15 @@ def solve(board: Geometry | str | None = "3x3", method: str = "auto") -> SolveRe
         (0, 5478, 'table')
         >>> tttlab.solve("4x4k4").method
         'search'
+        >>> win = tttlab.solve("6x5k4", memory_mb=64)  # 30 cells: a win, and its first move
+        >>> win.value, win.best_move is not None
+        (1, True)
     """
     geometry = geometry_of(board)
     if uses_table(geometry, method):
         check_enumerable(geometry)
         return SolveResult.from_dict(table_summary(geometry))
-    return SolveResult.from_dict(search_summary(geometry))
+    return SolveResult.from_dict(search_summary(geometry, time_limit, memory_mb))
 
 
 def arena(

@@ -149,6 +149,7 @@ class SolveResult:
     nodes: int | None = None
     table_entries: int | None = None
     table_slots: int | None = None
+    best_move: int | None = None
     seconds: float = 0.0
 
     @classmethod

@@ -20,6 +20,7 @@ from tttlab.cli.serve_cmd import serve_command
 from tttlab.cli.solve_cmd import solve_command
 from tttlab.cli.sweep_cmd import sweep_command
 from tttlab.cli.train_cmd import train_command
+from tttlab.cli.verify_cmd import verify_command
 from tttlab.errors import TttlabError
 
 __all__ = ["EXAMPLES", "cli", "main"]
@@ -51,7 +52,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "ttt solve --board 4x4 --k 4 --json",
         "ttt solve --mdp --as O --method pi --json",
         "ttt solve --mdp --as O --explain",
+        "ttt solve --board 6x5 --k 4 --certificate 654.json",
     ),
+    "verify": ("ttt verify 654.json", "ttt verify 654.json --json"),
     "train": (
         "ttt train q --episodes 20000 --seed 0 --out q.npz",
         "ttt train td --episodes 200000 --out td.npz --curve td.png --log td.jsonl",
@@ -83,6 +86,7 @@ for command in (
     play_command,
     policy_command,
     solve_command,
+    verify_command,
     train_command,
     sweep_command,
     eval_command,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +31,42 @@ from tttlab.game import (
 )
 from tttlab.render import board_text
 from tttlab.solvers.bitboard import SearchTooLarge
+from tttlab.solvers.certificate import build_certificate, write_certificate
+from tttlab.solvers.summary import DEFAULT_MEMORY_MB, table_bits
+
+#: ``ttt solve``'s default time limit for a proof search: 8×4 with k = 4 takes 219 s here.
+SOLVE_SECONDS = 600.0
 
 
-def search_summary(geometry: Geometry) -> dict[str, Any]:
+def search_summary(
+    geometry: Geometry, time_limit: float | None = None, memory_mb: int | None = None
+) -> dict[str, Any]:
     """The JSON of ``ttt solve`` by compiled proof search (documented in docs/reference/json.md)."""
     try:
-        return api.solve(geometry, "search").to_dict()
+        return api.solve(geometry, "search", time_limit=time_limit, memory_mb=memory_mb).to_dict()
     except SearchTooLarge as error:
         raise CommandError(str(error)) from None
+
+
+def certificate_summary(
+    geometry: Geometry, path: Path, time_limit: float, memory_mb: int | None
+) -> dict[str, Any]:
+    """Build and write the certificate of ``geometry``'s value; what goes in the JSON."""
+    try:
+        certificate = build_certificate(
+            Position.initial(geometry),
+            table_bits=table_bits(geometry, memory_mb),
+            time_limit=max(time_limit, 0.001),
+        )
+    except SearchTooLarge as error:
+        raise CommandError(str(error)) from None
+    size = write_certificate(certificate, path)
+    return {
+        "file": str(path),
+        "moves": certificate.moves,
+        "bytes": size,
+        "seconds": round(certificate.seconds, 3),
+    }
 
 
 def solve_summary(geometry: Geometry) -> dict[str, Any]:
@@ -98,6 +127,24 @@ def solve_summary(geometry: Geometry) -> dict[str, Any]:
     is_flag=True,
     help="Enumerate and count every reachable position (the table method), where memory allows.",
 )
+@click.option(
+    "--time-limit",
+    type=FiniteFloat(0.0, min_open=True),
+    default=None,
+    help=f"Proof search: stop after this many seconds and say so [default: {SOLVE_SECONDS:g}].",
+)
+@file_option(
+    "--certificate",
+    "certificate_path",
+    "Proof search: also write the proof's strategies to this file, for ttt verify.",
+)
+@click.option(
+    "--memory",
+    "memory_mb",
+    type=click.IntRange(16, 1 << 20),
+    default=None,
+    help=f"Proof search: MiB for its transposition table [default: {DEFAULT_MEMORY_MB}].",
+)
 def solve_command(
     board: Geometry | None,
     k: int | None,
@@ -116,6 +163,9 @@ def solve_command(
     explain: bool = False,
     solve_method: str = "auto",
     positions: bool = False,
+    time_limit: float | None = None,
+    memory_mb: int | None = None,
+    certificate_path: Path | None = None,
 ) -> None:
     """Solve a board exactly (value, positions, games), or with --mdp the game against a
     fixed opponent as a Markov decision process."""
@@ -130,6 +180,11 @@ def solve_command(
         "--export-dense": dense_path,
         "--export": sparse_path,
     }
+    search_only = {
+        "--time-limit": time_limit,
+        "--memory": memory_mb,
+        "--certificate": certificate_path,
+    }
     if not mdp:
         given = [name for name, v in mdp_only.items() if v is not None]
         given += [
@@ -137,6 +192,9 @@ def solve_command(
         ]
         if given:
             raise click.UsageError(f"{', '.join(given)} only work with --mdp")
+    elif any(v is not None for v in search_only.values()):
+        given = [name for name, v in search_only.items() if v is not None]
+        raise click.UsageError(f"{', '.join(given)} only work without --mdp")
     else:
         for path, option in (
             (out_path, "'--out'"),
@@ -168,9 +226,25 @@ def solve_command(
         return
     geometry = geometry_from(board, k)
     use_table = positions or api.uses_table(geometry, solve_method)
+    if use_table and any(v is not None for v in search_only.values()):
+        given = [name for name, v in search_only.items() if v is not None]
+        raise click.UsageError(
+            f"{', '.join(given)} only work with the proof search (--engine search), "
+            f"not with the full table"
+        )
     if not use_table:
-        with err.status(f"Proving the value of {geometry.name}…"):
-            summary = search_summary(geometry)
+        limit = SOLVE_SECONDS if time_limit is None else time_limit
+        if certificate_path is not None:
+            writable_target(certificate_path, "'--certificate'")
+        started = time.perf_counter()
+        with err.status(f"Proving the value of {geometry.name} (at most {limit:g} s)…"):
+            summary = search_summary(geometry, limit, memory_mb)
+        if certificate_path is not None:
+            left = limit - (time.perf_counter() - started)
+            with err.status(f"Writing the certificate of {geometry.name}…"):
+                summary["certificate"] = certificate_summary(
+                    geometry, certificate_path, left, memory_mb
+                )
         if as_json:
             print_json(summary)
             return
@@ -180,6 +254,16 @@ def solve_command(
             f"(proved by search: {summary['nodes']:,} nodes, {summary['table_entries']:,} "
             f"table entries, {summary['seconds']} s)."
         )
+        move = summary["best_move"]
+        if summary["value"] == 1 and move is not None:
+            row, col = divmod(move, geometry.cols)
+            out.print(f"X's winning first move: {move + 1} (row {row + 1}, column {col + 1}).")
+        if certificate_path is not None:
+            c = summary["certificate"]
+            out.print(
+                f"Certificate: {c['file']} ({c['moves']:,} positions with a move, "
+                f"{c['bytes']:,} bytes, {c['seconds']} s); check it with: ttt verify {c['file']}"
+            )
         return
     check_enumerable(geometry)
     with err.status(f"Solving {geometry.name}…"):

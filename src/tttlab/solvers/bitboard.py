@@ -1,166 +1,58 @@
 """Compiled proof search for bigger boards: negamax with alpha-beta over bitboards.
 
-- Boards are two int64 bitboards (at most 39 cells, so the sign bit is never used).
-- The transposition table is keyed by the exact canonical id: the smallest base-3 id over the
-  board's symmetries. One id per symmetry is kept up to date move by move (a move adds
-  ``mark · 3**j`` to each, where j is the cell's place in that symmetric image), so no
-  hashing of whole boards and no collisions.
+- Boards are two 64-bit bitboards (the side to move's marks and the other side's).
+- The transposition table is keyed exactly, without hashing away information: by the
+  canonical pair of X's and O's bitboards, the smallest over the board's symmetries. One pair
+  per symmetry is kept up to date move by move (a move sets the cell's bit in that symmetric
+  image), so there are no collisions, on every board up to 64 cells.
+- Dead cells are never searched. A line is *live* while it holds marks of at most one side;
+  a cell on no live line cannot change the result (a mark there is a pass, and in these games
+  an extra mark never hurts its owner, so some live cell is at least as good). A side with
+  no live line cannot win: that bounds the value at 0 from its side, and where neither side
+  has one the game is a draw at once.
 - Move ordering: an immediate win is taken at once; against two or more immediate threats
   the position is lost; against one, the block is the only move searched; otherwise the move
-  stored in the table comes first, then cells on more lines.
+  stored in the table comes first, then the live cells by how much they attack and defend
+  (each live line through the cell counts 4**m for the m marks it already holds).
 - Values are +1 / 0 / −1 for the side to move (a proof of the game value, not of distances).
+- A search stops between nodes when its budget of nodes is spent or when it is told to (a
+  time limit or Ctrl-C, through a flag that the compiled code reads every 4,096 nodes): the
+  search runs in a thread of its own, without the GIL, and the caller waits for it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import mmap
+import threading
 import time
 from dataclasses import dataclass
 
-import numba as nb
 import numpy as np
 import numpy.typing as npt
 
 from tttlab.errors import TttlabError
 from tttlab.game import Geometry, Position
 from tttlab.limits import SEARCH_CELLS
-from tttlab.solvers import alphabeta
-from tttlab.solvers.alphabeta import EXACT, LOWER, UPPER
+from tttlab.solvers.kernel import BEST, BUDGET, STOP, STORED, VISITED, search
 
-__all__ = ["MAX_SEARCH_CELLS", "Proof", "ProofTable", "SearchTooLarge", "prove"]
-
-_settles = nb.njit(cache=True, inline="always")(alphabeta.settles)
-
-
-@nb.njit(cache=True, inline="always")
-def _bits(x: int) -> int:
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
-
-
-@nb.njit(cache=True)
-def _negamax(
-    me: int,
-    opp: int,
-    mover: int,
-    alpha: int,
-    beta: int,
-    ids: np.ndarray,
-    lines: np.ndarray,
-    k: int,
-    order: np.ndarray,
-    weights: np.ndarray,
-    keys: np.ndarray,
-    vals: np.ndarray,
-    flags: np.ndarray,
-    best_moves: np.ndarray,
-    full: int,
-    nodes: np.ndarray,
-) -> int:
-    nodes[0] += 1
-    if nodes[0] > nodes[1]:
-        return 0  # over budget: the caller sees nodes[0] > nodes[1] and discards the result
-    occupied = me | opp
-    if occupied == full:
-        return 0
-    threats = 0
-    for i in range(lines.shape[0]):
-        line = lines[i]
-        if line & opp == 0 and _bits(line & me) == k - 1:
-            return 1  # one more mark completes a line
-        if line & me == 0 and _bits(line & opp) == k - 1:
-            threats |= line & ~opp
-    n_threats = _bits(threats)
-    if n_threats >= 2:
-        return -1  # two different cells to block: one of them wins next move
-
-    canon = ids[0]
-    for s in range(1, ids.shape[0]):
-        if ids[s] < canon:
-            canon = ids[s]
-    mask = keys.shape[0] - 1
-    slot = ((canon * 0x9E3779B1) ^ (canon >> 17)) & mask
-    hint = -1
-    if keys[slot] == canon:
-        value = int(vals[slot])
-        flag = flags[slot]
-        if _settles(flag, value, alpha, beta):
-            return value
-        hint = int(best_moves[slot])
-
-    alpha0 = alpha
-    best = -2
-    best_move = -1
-    n = order.shape[0]
-    for step in range(n + 1):
-        if step == 0:
-            if n_threats == 1:
-                cell = 0
-                while not (threats >> cell) & 1:
-                    cell += 1
-            elif hint >= 0:
-                cell = hint
-            else:
-                continue
-        else:
-            if n_threats == 1:
-                break
-            cell = order[step - 1]
-            if cell == hint:
-                continue
-        bit = 1 << cell
-        if occupied & bit:
-            continue
-        for s in range(ids.shape[0]):
-            ids[s] += mover * weights[s, cell]
-        value = -_negamax(
-            opp,
-            me | bit,
-            3 - mover,
-            -beta,
-            -alpha,
-            ids,
-            lines,
-            k,
-            order,
-            weights,
-            keys,
-            vals,
-            flags,
-            best_moves,
-            full,
-            nodes,
-        )
-        for s in range(ids.shape[0]):
-            ids[s] -= mover * weights[s, cell]
-        if value > best:
-            best = value
-            best_move = cell
-        if best > alpha:
-            alpha = best
-        if alpha >= beta:
-            break
-    if best <= alpha0:
-        flag = UPPER
-    elif best >= beta:
-        flag = LOWER
-    else:
-        flag = EXACT
-    if keys[slot] < 0:
-        nodes[2] += 1  # a new entry (an overwritten one is not)
-    keys[slot] = canon
-    vals[slot] = best
-    flags[slot] = flag
-    best_moves[slot] = best_move
-    return best
-
+__all__ = [
+    "DEFAULT_NODE_BUDGET",
+    "MAX_SEARCH_CELLS",
+    "UNLIMITED_NODES",
+    "Proof",
+    "ProofTable",
+    "SearchStopped",
+    "SearchTooLarge",
+    "prove",
+]
 
 #: Boards above this many cells are not searched (see :mod:`tttlab.limits`).
 MAX_SEARCH_CELLS = SEARCH_CELLS
-#: Default node budget of one proof (5×5 with k = 4 needs 15 million).
+#: Default node budget of one proof (8×4 with k = 4 needs 389 million).
 DEFAULT_NODE_BUDGET = 400_000_000
+#: A budget that only a time limit (or Ctrl-C) ends.
+UNLIMITED_NODES = 1 << 62
 
 
 class SearchTooLarge(TttlabError):
@@ -175,22 +67,38 @@ class ProofTable:
     """
 
     def __init__(self, bits: int) -> None:
-        size = 1 << bits
-        self.keys = np.full(size, -1, dtype=np.int64)
-        self.vals = np.zeros(size, dtype=np.int8)
-        self.flags = np.zeros(size, dtype=np.int8)
-        self.best_moves = np.full(size, -1, dtype=np.int8)
+        # One row of 24 bytes per slot, so that a probe reads one place in memory: X's and O's
+        # canonical bitboards, then value + 1 | flag << 2 | (1 + the best move's place) << 4.
+        # All zeros, so the memory is taken as the search first writes it, not up front; a
+        # slot whose third word is 0 is empty.
+        # The rows live in an anonymous mapping that asks for huge pages: a big search writes
+        # its entries all over the table, and with 4 KiB pages every first write is a page
+        # fault (5x5 k=4 in a 3 GiB table: 3.5 s of faults for a 0.15 s search).
+        self._memory = mmap.mmap(-1, (1 << bits) * self.SLOT_BYTES)
+        if hasattr(mmap, "MADV_HUGEPAGE"):
+            with contextlib.suppress(OSError):
+                self._memory.madvise(mmap.MADV_HUGEPAGE)
+        self.rows = np.frombuffer(self._memory, dtype=np.int64).reshape(-1, 3)
         self.entries = 0
+
+    #: Bytes per slot.
+    SLOT_BYTES = 24
 
     @property
     def slots(self) -> int:
-        return int(self.keys.shape[0])
+        return int(self.rows.shape[0])
+
+    def is_empty(self) -> bool:
+        return not self.rows[:, 2].any()
 
     def clear(self) -> None:
         """Forget everything (after a search stopped half-way, whose entries are not facts)."""
-        self.keys.fill(-1)
-        self.best_moves.fill(-1)
+        self.rows[:, 2] = 0
         self.entries = 0
+
+
+class SearchStopped(SearchTooLarge):
+    """A proof search stopped by its time limit."""
 
 
 @dataclass(frozen=True)
@@ -202,28 +110,58 @@ class Proof:
     table_entries: int
     table_slots: int
     seconds: float
+    best_move: int | None = None  # the root's move that achieves the value (a cell)
 
 
-def _tables(
-    geometry: Geometry,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    lines = geometry.line_masks
-    # weights[s, c] = 3**j where cell c lands at place j of symmetry s's image.
-    perms = np.array(geometry.symmetries)
-    weights = np.zeros((len(perms), geometry.cells), dtype=np.int64)
+def _signed(bits: int) -> int:
+    """A bitboard of up to 64 cells as the int64 that holds the same bits."""
+    return bits - (1 << 64) if bits >= 1 << 63 else bits
+
+
+@dataclass(frozen=True)
+class _Tables:
+    lines: npt.NDArray[np.int64]  # each line as a bitmask
+    bitw: npt.NDArray[np.int64]  # bitw[s, c]: the bit of cell c in symmetry s's image
+    places: npt.NDArray[np.int64]  # places[s, c]: that bit's index
+    perms: npt.NDArray[np.int64]  # perms[s, j]: the cell at place j of symmetry s's image
+    prior: npt.NDArray[np.int64]  # 0..63, higher for cells on more lines, nearer the centre
+    cell_lines: npt.NDArray[np.int64]  # the lines through each cell, padded with -1
+    full: int
+
+
+def _tables(geometry: Geometry) -> _Tables:
+    lines = np.array([_signed(int(m)) for m in _masks(geometry)], dtype=np.int64)
+    perms = np.array(geometry.symmetries, dtype=np.int64)
+    bitw = np.zeros((len(perms), geometry.cells), dtype=np.int64)
+    places = np.zeros((len(perms), geometry.cells), dtype=np.int64)
     for s, perm in enumerate(perms):
         for j, c in enumerate(perm):
-            weights[s, c] = 3**j
-    through = np.array([len(geometry.lines_through[c]) for c in range(geometry.cells)])
+            bitw[s, c] = _signed(1 << j)
+            places[s, c] = j
+    index = {line: i for i, line in enumerate(geometry.lines)}
+    through = geometry.lines_through
+    widest = max((len(t) for t in through), default=0)
+    cell_lines = np.full((geometry.cells, max(widest, 1)), -1, dtype=np.int64)
+    for c, ls in enumerate(through):
+        cell_lines[c, : len(ls)] = [index[line] for line in ls]
     centre_r, centre_c = (geometry.rows - 1) / 2, (geometry.cols - 1) / 2
-    dist = [
-        abs(c // geometry.cols - centre_r) + abs(c % geometry.cols - centre_c)
-        for c in range(geometry.cells)
-    ]
-    order = np.array(
-        sorted(range(geometry.cells), key=lambda c: (-through[c], dist[c], c)), dtype=np.int64
+    rank = sorted(
+        range(geometry.cells),
+        key=lambda c: (
+            -len(through[c]),
+            abs(c // geometry.cols - centre_r) + abs(c % geometry.cols - centre_c),
+            c,
+        ),
     )
-    return lines, weights, order
+    prior = np.zeros(geometry.cells, dtype=np.int64)
+    for r, c in enumerate(rank):
+        prior[c] = max(63 - r, 0)
+    full = _signed((1 << geometry.cells) - 1)
+    return _Tables(lines, bitw, places, perms, prior, cell_lines, full)
+
+
+def _masks(geometry: Geometry) -> list[int]:
+    return [sum(1 << c for c in line) for line in geometry.lines]
 
 
 def prove(
@@ -231,9 +169,12 @@ def prove(
     table_bits: int = 23,
     node_budget: int = DEFAULT_NODE_BUDGET,
     table: ProofTable | None = None,
+    time_limit: float | None = None,
 ) -> Proof:
     """The game-theoretic value of ``position`` (from X's side), by compiled search, with a
     table of ``2**table_bits`` slots, or ``table`` (shared with other proofs on the board).
+    Raises :class:`SearchTooLarge` when the node budget is spent, :class:`SearchStopped`
+    after ``time_limit`` seconds; a Ctrl-C stops the search too (and is raised again).
 
     >>> prove(Position.initial()).value
     0
@@ -245,46 +186,93 @@ def prove(
         )
     if position.is_terminal:
         return Proof(position.utility, 0, 0, 0, 0.0)
-    lines, weights, order = _tables(g)
+    t = _tables(g)
     x_bits, o_bits = position.bitboards
     mover = int(position.to_move)
     me, opp = (x_bits, o_bits) if mover == 1 else (o_bits, x_bits)
-    ids = np.array(
-        [
-            sum(position.cells[c] * int(weights[s, c]) for c in range(g.cells))
-            for s in range(weights.shape[0])
-        ],
-        dtype=np.int64,
-    )
+    imgs = np.zeros((t.bitw.shape[0], 2), dtype=np.int64)
+    for c, mark in enumerate(position.cells):
+        if mark:
+            imgs[:, mark - 1] |= t.bitw[:, c]
     table = table if table is not None else ProofTable(table_bits)
-    nodes = np.array([0, node_budget, table.entries], dtype=np.int64)  # visited, budget, stored
-    full = (1 << g.cells) - 1
+    # visited, budget, stored, stop, the root's best move
+    nodes = np.array([0, node_budget, table.entries, 0, -1], dtype=np.int64)
+    depth = g.cells + 1
+    line_score = np.zeros((depth, max(len(t.lines), 1)), dtype=np.int64)
+    moves = np.zeros((depth, g.cells), dtype=np.int64)
+    scores = np.zeros((depth, g.cells), dtype=np.int64)
+    result: list[int] = []
+
+    finished = threading.Event()
+
+    def run() -> None:
+        try:
+            result.append(
+                search(
+                    _signed(me),
+                    _signed(opp),
+                    mover,
+                    -1,
+                    1,
+                    0,
+                    imgs,
+                    t.bitw,
+                    t.places,
+                    t.perms,
+                    t.prior,
+                    t.lines,
+                    t.cell_lines,
+                    g.k,
+                    table.rows,
+                    t.full,
+                    nodes,
+                    line_score,
+                    moves,
+                    scores,
+                )
+            )
+        finally:
+            finished.set()
+
+    # The caller waits on an Event, not on Thread.join: a KeyboardInterrupt that lands inside
+    # join() can leave the thread marked as stopped while it still runs (CPython's recovery
+    # for an interrupted lock acquire releases the running thread's own lock).
     started = time.perf_counter()
-    value = _negamax(
-        me,
-        opp,
-        mover,
-        -1,
-        1,
-        ids,
-        lines,
-        g.k,
-        order,
-        weights,
-        table.keys,
-        table.vals,
-        table.flags,
-        table.best_moves,
-        full,
-        nodes,
-    )
-    seconds = time.perf_counter() - started
-    table.entries = int(nodes[2])
-    if nodes[0] > node_budget:
+    worker = threading.Thread(target=run, name="tttlab-proof", daemon=True)
+    timed_out = False
+    try:
+        worker.start()  # inside: a Ctrl-C may land while start() waits for the thread
+        while not finished.wait(0.05):
+            if time_limit is not None and time.perf_counter() - started > time_limit:
+                timed_out = True
+                nodes[STOP] = 1
+    except BaseException:  # Ctrl-C: stop the search, forget its half-work, raise it again
+        nodes[STOP] = 1
+        if worker.ident is not None:
+            finished.wait()
         table.clear()
+        raise
+    seconds = time.perf_counter() - started
+    table.entries = int(nodes[STORED])
+    if nodes[VISITED] > nodes[BUDGET] or not result:
+        table.clear()
+        if timed_out:
+            raise SearchStopped(
+                f"{g.name} was not proved within the time limit of {time_limit:g} s "
+                f"({int(nodes[VISITED]):,} nodes); the search was stopped"
+            )
         raise SearchTooLarge(
             f"{g.name} was not proved within {node_budget:,} nodes ({seconds:.0f} s); "
             "the search was stopped"
         )
+    value = result[0]
     x_value = value if mover == 1 else -value
-    return Proof(int(x_value), int(nodes[0]), table.entries, table.slots, seconds)
+    best = int(nodes[BEST])
+    return Proof(
+        int(x_value),
+        int(nodes[VISITED]),
+        table.entries,
+        table.slots,
+        seconds,
+        best if best >= 0 else None,
+    )

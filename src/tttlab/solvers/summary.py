@@ -9,31 +9,55 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from tttlab.errors import TttlabError
 from tttlab.game import Geometry, Position, state_space
-from tttlab.solvers.bitboard import prove
+from tttlab.solvers.bitboard import DEFAULT_NODE_BUDGET, UNLIMITED_NODES, ProofTable, prove
 from tttlab.solvers.table import solve_table
 
 __all__ = ["search_summary", "table_summary"]
 
 
-def table_bits(geometry: Geometry) -> int:
+#: ``ttt solve``'s default memory for the proof search's table, in MiB: 2**27 slots
+#: (2.4 GiB), which 8×4 with k = 4 (389 million nodes) needs; this machine has 24 GiB.
+DEFAULT_MEMORY_MB = 4096
+
+
+def table_bits(geometry: Geometry, memory_mb: int | None = None) -> int:
     """The proof search's transposition table size (log2 slots) for a board's hardest
-    position, the empty board."""
+    position, the empty board: by the board's size, and at most what ``memory_mb`` MiB
+    holds (:data:`DEFAULT_MEMORY_MB` for boards past 25 cells when not given)."""
     if geometry.cells <= 9:
-        return 16
-    if geometry.cells <= 12:
-        return 20
-    return 22 if geometry.cells <= 16 else 25
+        bits = 16
+    elif geometry.cells <= 12:
+        bits = 20
+    elif geometry.cells <= 16:
+        bits = 22
+    else:
+        bits = 25 if geometry.cells <= 25 else 30
+    most = DEFAULT_MEMORY_MB if memory_mb is None else memory_mb
+    fits = ((most << 20) // ProofTable.SLOT_BYTES).bit_length() - 1
+    if fits < 10:
+        raise TttlabError(f"--memory {memory_mb} MiB is too little for the proof search's table")
+    return min(bits, fits)
 
 
-def search_summary(geometry: Geometry) -> dict[str, Any]:
-    """The JSON of ``ttt solve`` by compiled proof search (documented in docs/reference/json.md)."""
+def search_summary(
+    geometry: Geometry, time_limit: float | None = None, memory_mb: int | None = None
+) -> dict[str, Any]:
+    """The JSON of ``ttt solve`` by compiled proof search (documented in docs/reference/json.md),
+    within ``time_limit`` seconds and a table of at most ``memory_mb`` MiB."""
     started = time.perf_counter()
-    proof = prove(Position.initial(geometry), table_bits=table_bits(geometry))
+    proof = prove(
+        Position.initial(geometry),
+        table_bits=table_bits(geometry, memory_mb),
+        node_budget=DEFAULT_NODE_BUDGET if time_limit is None else UNLIMITED_NODES,
+        time_limit=time_limit,
+    )
     return {
         "board": geometry.name,
         "value": proof.value,
         "method": "search",
+        "best_move": proof.best_move,
         "nodes": proof.nodes,
         "table_entries": proof.table_entries,
         "table_slots": proof.table_slots,

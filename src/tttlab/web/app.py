@@ -43,8 +43,8 @@ from tttlab.errors import TttlabError
 from tttlab.game import DEFAULT, Geometry, Position, estimate_positions
 from tttlab.hyperparameters import LEARNERS, NETWORK_LEARNERS, defaults, describe
 from tttlab.limits import (
-    SEARCH_CELLS,
     SERVER_PLAYS_CANDIDATES,
+    SERVER_SEARCH_CELLS,
     SERVER_TABLE_CANDIDATES,
     SERVER_TRAINING_EPISODES,
 )
@@ -89,7 +89,8 @@ def _geometry(board: str | None, position: str | None = None) -> Geometry:
             return Position.from_string(position).geometry
         return DEFAULT
     geometry = Geometry.parse(board)
-    if estimate_positions(geometry) > SERVER_PLAYS_CANDIDATES and geometry.cells > SEARCH_CELLS:
+    too_many = estimate_positions(geometry) > SERVER_PLAYS_CANDIDATES
+    if too_many and geometry.cells > SERVER_SEARCH_CELLS:
         raise ApiError(400, f"{geometry.name} is larger than this server plays")
     return geometry
 

@@ -1,0 +1,128 @@
+"""The published values of m,n,k-games, reproduced by ``ttt solve``: one fresh process per
+board, the whole command timed, its peak memory read from the kernel.
+
+The published values (Uiterwijk and van den Herik, "The advantage of the initiative",
+Information Sciences 122, 2000; Hsu et al., "On solving the 7,7,5-game and the 8,8,5-game",
+Theoretical Computer Science 815, 2020; ../shared/FACTS.md):
+
+- k = 3: 3,3,3 is a draw; every larger board is a first-player win;
+- k = 4: 4,4,4, m,4,4 for m <= 8, and 5,5,4 are draws; 6,5,4 and every board with m >= 6
+  and n >= 5 are first-player wins;
+- k = 5: every board up to 6x6 is a draw; so is 7,7,5.
+
+Each board is printed with its published value beside the result. A disagreement is an
+error (exit status 1); a board whose proof did not finish within ``--time-limit`` is
+reported as such (exit status 3 when any did, and no disagreement). Boards tttlab cannot
+represent yet (over 39 cells: 7,7,5) are listed as not attempted.
+
+Run:  .venv/bin/python benchmarks/mnk_table.py [--time-limit 600] [--boards 6x5k4,8x4k4] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+from tttlab.game.geometry import MAX_CELLS
+
+# (board, published value from X's side)
+PUBLISHED: list[tuple[str, int]] = [
+    ("3x3k3", 0),
+    ("4x3k3", 1),
+    ("4x4k3", 1),
+    ("4x4k4", 0),
+    ("5x4k4", 0),
+    ("6x4k4", 0),
+    ("7x4k4", 0),
+    ("8x4k4", 0),
+    ("5x5k4", 0),
+    ("6x5k4", 1),
+    ("6x6k4", 1),
+    ("7x5k4", 1),
+    ("5x5k5", 0),
+    ("6x5k5", 0),
+    ("6x6k5", 0),
+    ("7x7k5", 0),
+]
+WORDS = {1: "X wins", 0: "draw", -1: "O wins"}
+
+
+def solve(board: str, time_limit: float, memory_mb: int | None) -> dict[str, Any]:
+    """``ttt solve --engine search --json`` on ``board`` in a fresh process."""
+    rows, rest = board.split("x")
+    cols, k = rest.split("k")
+    argv = [sys.executable, "-m", "tttlab", "solve", "--board", f"{rows}x{cols}", "--k", k]
+    argv += ["--engine", "search", "--json", "--time-limit", f"{time_limit:g}"]
+    if memory_mb is not None:
+        argv += ["--memory", str(memory_mb)]
+    started = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    assert child.stderr is not None
+    out, err = child.stdout.read(), child.stderr.read()  # a line or two each
+    _, status, usage = os.wait4(child.pid, 0)  # this child's own peak memory
+    child.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.perf_counter() - started
+    row: dict[str, Any] = {"board": board, "command_seconds": round(seconds, 2)}
+    row["peak_mib"] = round(usage.ru_maxrss / 1024)
+    if child.returncode == 0:
+        data = json.loads(out)
+        row.update(value=data["value"], nodes=data["nodes"], search_seconds=data["seconds"])
+        row.update(table_entries=data["table_entries"], best_move=data["best_move"])
+    else:
+        row["error"] = err.strip().splitlines()[-1] if err.strip() else f"exit {child.returncode}"
+    return row
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time-limit", type=float, default=600.0)
+    parser.add_argument("--memory", type=int, default=None, help="MiB for the table")
+    parser.add_argument("--boards", default=None, help="a comma-separated subset")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    wanted = set(args.boards.split(",")) if args.boards else None
+    rows: list[dict[str, Any]] = []
+    disagree = unproved = 0
+    for board, published in PUBLISHED:
+        if wanted is not None and board not in wanted:
+            continue
+        r, rest = board.split("x")
+        cells = int(r) * int(rest.split("k")[0])
+        if cells > MAX_CELLS:
+            row: dict[str, Any] = {"board": board, "published": published}
+            row["error"] = f"not attempted: {cells} cells (tttlab plays at most {MAX_CELLS})"
+            unproved += 1
+        else:
+            row = {"published": published, **solve(board, args.time_limit, args.memory)}
+            if "value" in row and row["value"] != published:
+                disagree += 1
+                row["error"] = f"DISAGREES with the published value ({WORDS[published]})"
+            elif "value" not in row:
+                unproved += 1
+        rows.append(row)
+        if not args.json:
+            if "value" in row and "error" not in row:
+                print(
+                    f"{board:<6} {WORDS[row['value']]:<7} (published: {WORDS[published]:<7}) "
+                    f"{row['nodes']:>13,} nodes {row['search_seconds']:>9.2f} s search "
+                    f"{row['command_seconds']:>8.2f} s command {row['peak_mib']:>6,} MiB peak",
+                    flush=True,
+                )
+            else:
+                print(f"{board:<6} (published: {WORDS[published]:<7}) {row['error']}", flush=True)
+    if args.json:
+        print(json.dumps({"time_limit": args.time_limit, "rows": rows}, indent=2))
+    if disagree:
+        print(f"{disagree} board(s) disagree with the published values", file=sys.stderr)
+        return 1
+    return 3 if unproved else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,170 @@
+"""Proof certificates: the strategies that ``ttt verify`` (:mod:`tttlab.verifier`) checks
+against the rules alone.
+
+For a first-player win, X's strategy: a move at every position where X is to move that the
+strategy reaches against every legal reply of O. For a draw, two strategies that *hold*: O's,
+against which X never completes a line, and X's, against which O never does. Each move is
+taken from the proof search (its best move, or the first move whose position keeps the
+value), with one transposition table shared by every proof of the certificate.
+
+The certificate leaves out what the rules show at a glance, as the verifier reads it: a
+position where the winner can complete a line at once, and, for a holding strategy, a
+position where every line already holds one of its marks.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tttlab.game import Geometry, Player, Position
+from tttlab.solvers.bitboard import ProofTable, SearchStopped, prove
+
+__all__ = ["Certificate", "build_certificate", "write_certificate"]
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A proof of a position's value, as the strategies that show it."""
+
+    geometry: Geometry
+    position: Position
+    value: int  # from X's side
+    strategies: dict[str, dict[str, int]]
+    seconds: float
+
+    @property
+    def claim(self) -> str:
+        return {1: "X wins", 0: "draw", -1: "O wins"}[self.value]
+
+    def to_dict(self) -> dict[str, Any]:
+        g = self.geometry
+        return {
+            "format": "tttlab-certificate",
+            "version": 1,
+            "board": g.name,
+            "rows": g.rows,
+            "cols": g.cols,
+            "k": g.k,
+            "position": self.position.to_string("/"),
+            "claim": self.claim,
+            "strategies": self.strategies,
+        }
+
+    @property
+    def moves(self) -> int:
+        """Positions with a move, over every strategy (the certificate's size)."""
+        return sum(len(s) for s in self.strategies.values())
+
+
+def _completes(p: Position, mark: int) -> bool:
+    """Whether ``mark`` can complete a line with one more mark."""
+    k = p.geometry.k
+    return any(
+        sum(p.cells[c] == mark for c in line) == k - 1 and any(p.cells[c] == 0 for c in line)
+        for line in p.geometry.lines
+    )
+
+
+def _never_completes(p: Position, mark: int) -> bool:
+    """Whether every line already holds a mark of the other side."""
+    other = 3 - mark
+    return all(any(p.cells[c] == other for c in line) for line in p.geometry.lines)
+
+
+def _strategy(
+    root: Position,
+    side: Player,
+    goal: str,
+    value_of: Callable[[Position], tuple[int, int | None]],
+) -> dict[str, int]:
+    """``side``'s moves that reach ``goal`` ("win" or "hold") from ``root``."""
+    mark, sign = int(side), side.sign
+    moves: dict[str, int] = {}
+    seen: set[tuple[int, ...]] = set()
+    stack = [root]
+    while stack:
+        p = stack.pop()
+        if p.cells in seen:
+            continue
+        seen.add(p.cells)
+        if p.is_terminal:
+            continue
+        if goal == "hold" and _never_completes(p, 3 - mark):
+            continue
+        if p.to_move is side:
+            if goal == "win" and _completes(p, mark):
+                continue
+            move = _keeping(p, sign, goal, value_of)
+            moves[p.to_string("/")] = move
+            stack.append(p.apply(move))
+        else:
+            stack.extend(p.apply(m) for m in p.legal_moves)
+    return moves
+
+
+def _keeping(
+    p: Position, sign: int, goal: str, value_of: Callable[[Position], tuple[int, int | None]]
+) -> int:
+    """A move of the side to move (``sign``: +1 for X) that keeps its goal."""
+    need = 1 if goal == "win" else 0
+    value, best = value_of(p)
+    if value * sign < need:
+        raise ValueError(f"{p}: the search says {value}; the strategy cannot keep {goal}")
+    if best is not None:
+        return best
+    for move in p.legal_moves:
+        if value_of(p.apply(move))[0] * sign >= need:
+            return move
+    raise ValueError(f"{p}: no move keeps the value {value}")  # the search is wrong
+
+
+def build_certificate(
+    position: Position,
+    table_bits: int = 22,
+    time_limit: float | None = None,
+) -> Certificate:
+    """The value of ``position`` with the strategies that prove it. Raises
+    :class:`~tttlab.solvers.bitboard.SearchStopped` past ``time_limit`` seconds."""
+    started = time.perf_counter()
+    table = ProofTable(table_bits)
+
+    def value_of(p: Position) -> tuple[int, int | None]:
+        left = None if time_limit is None else time_limit - (time.perf_counter() - started)
+        if left is not None and left <= 0:
+            raise SearchStopped(
+                f"the certificate of {position.geometry.name} was not finished within the "
+                f"time limit of {time_limit:g} s"
+            )
+        proof = prove(p, table=table, time_limit=left)
+        return proof.value, proof.best_move
+
+    value = position.utility if position.is_terminal else value_of(position)[0]
+    if value != 0:
+        winner = Player.X if value == 1 else Player.O
+        strategies = {winner.name: _strategy(position, winner, "win", value_of)}
+    else:
+        strategies = {
+            side.name: _strategy(position, side, "hold", value_of) for side in (Player.X, Player.O)
+        }
+    return Certificate(
+        position.geometry, position, value, strategies, time.perf_counter() - started
+    )
+
+
+def write_certificate(certificate: Certificate, path: Path) -> int:
+    """Write the certificate as JSON (one line per position); its size in bytes."""
+    data = certificate.to_dict()
+    strategies = data.pop("strategies")
+    head = json.dumps(data)[:-1]
+    parts = [head + ', "strategies": {']
+    for i, (side, moves) in enumerate(strategies.items()):
+        rows = ",\n".join(f"  {json.dumps(key)}: {move}" for key, move in moves.items())
+        parts.append(("," if i else "") + f"\n {json.dumps(side)}: {{\n{rows}\n }}")
+    text = "".join(parts) + "\n}}\n"
+    path.write_text(text)
+    return len(text.encode())
