@@ -21,7 +21,10 @@ is a 0-based row-major index. What each claim needs:
   winner can complete a line at once needs no entry (the verifier sees the move itself).
 - ``"draw"``: each side's strategy *holds*: against every legal reply, the other side never
   completes a line. A position where every line already holds a mark of the holding side is
-  a leaf (the other side can never complete a line there).
+  a leaf (the other side can never complete a line there), and so is one whose entry is a
+  *pairing* instead of a move: a list of disjoint pairs of empty cells such that every line
+  without a mark of the holding side contains a whole pair (the holding side answers a move
+  on one cell of a pair with the other, so the other side never owns a whole line).
 
 The walk visits each position once (a position reached by two move orders is checked once).
 """
@@ -129,10 +132,14 @@ def _walk(rules: _Rules, root: str, side: str, goal: str, moves: dict[str, Any])
         mover = "X" if board.count("X") == board.count("O") else "O"
         if goal == "hold" and rules.can_never_complete(board, other):
             continue  # a leaf: the other side can no longer complete any line
+        entry = moves.get(key)
+        if goal == "hold" and isinstance(entry, list):
+            _check_pairing(rules, board, side, entry, key)
+            continue  # a leaf: the pairing holds from here on
         if mover == side:
             if goal == "win" and rules.can_complete_now(board, side):
                 continue  # a leaf: the winning move is on the board for anyone to see
-            move = moves.get(key)
+            move = entry
             if move is None:
                 raise CertificateError(f"{key}: {side}'s strategy has no move here")
             if not isinstance(move, int) or isinstance(move, bool) or move not in empty:
@@ -141,6 +148,31 @@ def _walk(rules: _Rules, root: str, side: str, goal: str, moves: dict[str, Any])
         else:
             stack.extend(board[:c] + other + board[c + 1 :] for c in empty)
     return len(seen)
+
+
+def _check_pairing(rules: _Rules, board: str, side: str, pairs: list[Any], key: str) -> None:
+    """A pairing leaf: disjoint pairs of empty cells such that every line without a mark of
+    ``side`` contains both cells of a pair. From here ``side`` holds by answering a move on
+    one cell of a pair with the other: the other side can never own a whole pair, so never
+    a whole line."""
+    used: set[int] = set()
+    for pair in pairs:
+        if not (
+            isinstance(pair, list)
+            and len(pair) == 2
+            and all(isinstance(c, int) and not isinstance(c, bool) for c in pair)
+        ):
+            raise CertificateError(f"{key}: {pair!r} is not a pair of cells")
+        for cell in pair:
+            if not 0 <= cell < rules.cells or board[cell] != "." or cell in used:
+                raise CertificateError(f"{key}: the pairing's cell {cell!r} is not free")
+            used.add(cell)
+    covers = [set(pair) for pair in pairs]
+    for line in rules.lines:
+        if any(board[c] == side for c in line):
+            continue
+        if not any(pair <= set(line) for pair in covers):
+            raise CertificateError(f"{key}: the pairing leaves the line {list(line)} uncovered")
 
 
 def verify(certificate: dict[str, Any]) -> Verdict:

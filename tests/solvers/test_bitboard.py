@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import _thread
+import signal
 import threading
 
 import numpy as np
@@ -130,10 +131,22 @@ def test_a_ctrl_c_stops_the_search_at_once_and_forgets_its_half_work() -> None:
     """The search runs without the GIL in a thread of its own, so a Ctrl-C reaches the
     caller while it runs: raised as KeyboardInterrupt, the table left empty."""
     shared = ProofTable(16)
+    # Python's own handler for the test: an earlier test in this process may have left
+    # SIGINT ignored (a sweep's worker does), and interrupt_main does nothing then. The time
+    # limit only keeps a lost interrupt from hanging the suite: it would fail the test.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, _thread.interrupt_main)
-    timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        prove(Position.initial(Geometry(8, 4, 4)), table=shared, node_budget=UNLIMITED_NODES)
-    timer.join()
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            prove(
+                Position.initial(Geometry(8, 4, 4)),
+                table=shared,
+                node_budget=UNLIMITED_NODES,
+                time_limit=120,
+            )
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, previous)
     assert shared.entries == 0
     assert shared.is_empty()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ def win34() -> dict[str, Any]:
     return _certificate(Position.initial(Geometry(3, 4, 3)))
 
 
-@pytest.mark.parametrize("board", ["3x3k3", "3x4k3", "4x3k3", "2x4k2", "1x1k1"])
+@pytest.mark.parametrize("board", ["3x3k3", "3x4k3", "4x3k3", "2x4k2", "2x4k4", "1x1k1"])
 def test_the_verifier_accepts_the_solvers_certificates_and_agrees_with_the_table(
     board: str, tmp_path: Path
 ) -> None:
@@ -173,3 +174,35 @@ def test_ttt_verify_on_what_is_not_a_certificate_says_so_in_one_line(tmp_path: P
         result = ttt("verify", str(path))
         assert result.returncode == 2
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_a_pairing_leaf_is_checked_as_a_pairing() -> None:
+    """2x4 with k=4 has two lines, the rows: each side holds by a pair in each row. The
+    solver's certificate is that pairing, at the root; the verifier accepts it, and rejects a
+    pairing that leaves a line uncovered, reuses a cell, uses an occupied one or is not made
+    of pairs."""
+    data = _certificate(Position.initial(Geometry(2, 4, 4)))
+    assert data["claim"] == "draw"
+    root = data["position"]
+    for side in ("X", "O"):
+        pairs = data["strategies"][side][root]
+        assert len(pairs) == 2
+        assert {c // 4 for c in pairs[0]} != {c // 4 for c in pairs[1]}  # one pair per row
+    assert verify(data).positions == {"X": 1, "O": 1}
+    for pairs, fragment in [
+        ([[0, 1]], "leaves the line [4, 5, 6, 7] uncovered"),
+        ([[0, 1], [1, 5]], "cell 1 is not free"),
+        ([[0, 4], [1, 5]], "leaves the line"),
+        ([[0, 1, 2], [4, 5]], "is not a pair of cells"),
+        ([[0, 1], [4, 99]], "cell 99 is not free"),
+    ]:
+        bad = copy.deepcopy(data)
+        bad["strategies"]["O"][root] = pairs
+        with pytest.raises(CertificateError, match=re.escape(fragment)):
+            verify(bad)
+    later = copy.deepcopy(data)
+    later["position"] = "X.../...."
+    later["strategies"]["X"] = {"X.../....": [[2, 3], [6, 7]]}
+    later["strategies"]["O"] = {"X.../....": [[0, 1], [4, 5]]}  # 0 is X's
+    with pytest.raises(CertificateError, match="cell 0 is not free"):
+        verify(later)

@@ -9,7 +9,8 @@ value), with one transposition table shared by every proof of the certificate.
 
 The certificate leaves out what the rules show at a glance, as the verifier reads it: a
 position where the winner can complete a line at once, and, for a holding strategy, a
-position where every line already holds one of its marks.
+position where every line already holds one of its marks. A holding strategy ends, where it
+can, in a pairing (:func:`pairing`) that the verifier checks instead of walking on.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 from tttlab.game import Geometry, Player, Position
 from tttlab.solvers.bitboard import ProofTable, SearchStopped, prove
 
-__all__ = ["Certificate", "build_certificate", "write_certificate"]
+__all__ = ["Certificate", "build_certificate", "pairing", "write_certificate"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class Certificate:
     geometry: Geometry
     position: Position
     value: int  # from X's side
-    strategies: dict[str, dict[str, int]]
+    strategies: dict[str, dict[str, int | list[list[int]]]]
     seconds: float
 
     @property
@@ -81,10 +82,10 @@ def _strategy(
     side: Player,
     goal: str,
     value_of: Callable[[Position], tuple[int, int | None]],
-) -> dict[str, int]:
+) -> dict[str, int | list[list[int]]]:
     """``side``'s moves that reach ``goal`` ("win" or "hold") from ``root``."""
     mark, sign = int(side), side.sign
-    moves: dict[str, int] = {}
+    moves: dict[str, int | list[list[int]]] = {}
     seen: set[tuple[int, ...]] = set()
     stack = [root]
     while stack:
@@ -96,6 +97,11 @@ def _strategy(
             continue
         if goal == "hold" and _never_completes(p, 3 - mark):
             continue
+        if goal == "hold":
+            pairs = pairing(p, mark)
+            if pairs is not None:
+                moves[p.to_string("/")] = pairs
+                continue
         if p.to_move is side:
             if goal == "win" and _completes(p, mark):
                 continue
@@ -105,6 +111,45 @@ def _strategy(
         else:
             stack.extend(p.apply(m) for m in p.legal_moves)
     return moves
+
+
+def pairing(p: Position, mark: int, effort: int = 2_000) -> list[list[int]] | None:
+    """Disjoint pairs of empty cells such that every line without a ``mark`` contains a
+    whole pair (so ``mark``'s side holds by answering each move in a pair with its partner),
+    found by a small backtracking search over the lines with the fewest choices first; None
+    when there is none or ``effort`` steps did not find one."""
+    empty = {c for c, v in enumerate(p.cells) if v == 0}
+    lines = [line for line in p.geometry.lines if all(p.cells[c] != mark for c in line)]
+    options = []
+    for line in lines:
+        free = [c for c in line if c in empty]
+        if len(free) < 2:
+            return None
+        options.append([(a, b) for i, a in enumerate(free) for b in free[i + 1 :]])
+    steps = 0
+    chosen: list[tuple[int, int]] = []
+
+    def solve(used: frozenset[int], open_lines: list[int]) -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > effort:
+            return False
+        if not open_lines:
+            return True
+        choices = [[q for q in options[i] if not (set(q) & used)] for i in open_lines]
+        i = min(range(len(open_lines)), key=lambda j: len(choices[j]))
+        for pair in choices[i]:
+            covered = set(pair)
+            rest = [j for j in open_lines if not covered <= set(lines[j])]
+            chosen.append(pair)
+            if solve(used | covered, rest):
+                return True
+            chosen.pop()
+        return False
+
+    if not solve(frozenset(), list(range(len(lines)))):
+        return None
+    return [list(pair) for pair in chosen]
 
 
 def _keeping(
@@ -163,7 +208,7 @@ def write_certificate(certificate: Certificate, path: Path) -> int:
     head = json.dumps(data)[:-1]
     parts = [head + ', "strategies": {']
     for i, (side, moves) in enumerate(strategies.items()):
-        rows = ",\n".join(f"  {json.dumps(key)}: {move}" for key, move in moves.items())
+        rows = ",\n".join(f"  {json.dumps(key)}: {json.dumps(move)}" for key, move in moves.items())
         parts.append(("," if i else "") + f"\n {json.dumps(side)}: {{\n{rows}\n }}")
     text = "".join(parts) + "\n}}\n"
     path.write_text(text)
