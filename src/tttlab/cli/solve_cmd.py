@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,7 @@ from tttlab.game import (
 from tttlab.render import board_text
 from tttlab.solvers.bitboard import SearchTooLarge
 from tttlab.solvers.certificate import build_certificate, write_certificate
-from tttlab.solvers.summary import DEFAULT_MEMORY_MB, table_bits
+from tttlab.solvers.summary import DEFAULT_MEMORY_MB, proof_summary, table_bits
 
 #: ``ttt solve``'s default time limit for a proof search: 8×4 with k = 4 takes 219 s here.
 SOLVE_SECONDS = 600.0
@@ -51,22 +50,26 @@ def search_summary(
 def certificate_summary(
     geometry: Geometry, path: Path, time_limit: float, memory_mb: int | None
 ) -> dict[str, Any]:
-    """Build and write the certificate of ``geometry``'s value; what goes in the JSON."""
+    """The JSON of ``ttt solve --certificate``: the certificate's first proof (of the value,
+    with the table that the rest of the certificate then shares) and the file written."""
     try:
         certificate = build_certificate(
             Position.initial(geometry),
             table_bits=table_bits(geometry, memory_mb),
-            time_limit=max(time_limit, 0.001),
+            time_limit=time_limit,
         )
     except SearchTooLarge as error:
         raise CommandError(str(error)) from None
     size = write_certificate(certificate, path)
-    return {
+    root = certificate.root
+    summary = api.SolveResult.from_dict(proof_summary(geometry, root, root.seconds)).to_dict()
+    summary["certificate"] = {
         "file": str(path),
         "moves": certificate.moves,
         "bytes": size,
         "seconds": round(certificate.seconds, 3),
     }
+    return summary
 
 
 def solve_summary(geometry: Geometry) -> dict[str, Any]:
@@ -234,17 +237,13 @@ def solve_command(
         )
     if not use_table:
         limit = SOLVE_SECONDS if time_limit is None else time_limit
-        if certificate_path is not None:
+        if certificate_path is None:
+            with err.status(f"Proving the value of {geometry.name} (at most {limit:g} s)…"):
+                summary = search_summary(geometry, limit, memory_mb)
+        else:
             writable_target(certificate_path, "'--certificate'")
-        started = time.perf_counter()
-        with err.status(f"Proving the value of {geometry.name} (at most {limit:g} s)…"):
-            summary = search_summary(geometry, limit, memory_mb)
-        if certificate_path is not None:
-            left = limit - (time.perf_counter() - started)
-            with err.status(f"Writing the certificate of {geometry.name}…"):
-                summary["certificate"] = certificate_summary(
-                    geometry, certificate_path, left, memory_mb
-                )
+            with err.status(f"Proving {geometry.name} with a certificate (at most {limit:g} s)…"):
+                summary = certificate_summary(geometry, certificate_path, limit, memory_mb)
         if as_json:
             print_json(summary)
             return

@@ -27,6 +27,7 @@ import mmap
 import threading
 import time
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -88,9 +89,6 @@ class ProofTable:
     def slots(self) -> int:
         return int(self.rows.shape[0])
 
-    def is_empty(self) -> bool:
-        return not self.rows[:, 2].any()
-
     def clear(self) -> None:
         """Forget everything (after a search stopped half-way, whose entries are not facts)."""
         self.rows[:, 2] = 0
@@ -129,8 +127,10 @@ class _Tables:
     full: int
 
 
+@cache
 def _tables(geometry: Geometry) -> _Tables:
-    lines = np.array([_signed(int(m)) for m in _masks(geometry)], dtype=np.int64)
+    """Once per board (certificates and sampled judging prove thousands of positions)."""
+    lines = np.asarray(geometry.line_masks, dtype=np.int64)
     perms = np.array(geometry.symmetries, dtype=np.int64)
     bitw = np.zeros((len(perms), geometry.cells), dtype=np.int64)
     places = np.zeros((len(perms), geometry.cells), dtype=np.int64)
@@ -158,10 +158,6 @@ def _tables(geometry: Geometry) -> _Tables:
         prior[c] = max(63 - r, 0)
     full = _signed((1 << geometry.cells) - 1)
     return _Tables(lines, bitw, places, perms, prior, cell_lines, full)
-
-
-def _masks(geometry: Geometry) -> list[int]:
-    return [sum(1 << c for c in line) for line in geometry.lines]
 
 
 def prove(

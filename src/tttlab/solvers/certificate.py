@@ -23,7 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from tttlab.game import Geometry, Player, Position
-from tttlab.solvers.bitboard import ProofTable, SearchStopped, prove
+from tttlab.solvers.bitboard import (
+    DEFAULT_NODE_BUDGET,
+    UNLIMITED_NODES,
+    Proof,
+    ProofTable,
+    SearchStopped,
+    prove,
+)
 
 __all__ = ["Certificate", "build_certificate", "pairing", "write_certificate"]
 
@@ -37,6 +44,7 @@ class Certificate:
     value: int  # from X's side
     strategies: dict[str, dict[str, int | list[list[int]]]]
     seconds: float
+    root: Proof  # the proof of the position's value, the first of the certificate's
 
     @property
     def claim(self) -> str:
@@ -81,7 +89,7 @@ def _strategy(
     root: Position,
     side: Player,
     goal: str,
-    value_of: Callable[[Position], tuple[int, int | None]],
+    value_of: Callable[[Position], Proof],
 ) -> dict[str, int | list[list[int]]]:
     """``side``'s moves that reach ``goal`` ("win" or "hold") from ``root``."""
     mark, sign = int(side), side.sign
@@ -152,20 +160,18 @@ def pairing(p: Position, mark: int, effort: int = 2_000) -> list[list[int]] | No
     return [list(pair) for pair in chosen]
 
 
-def _keeping(
-    p: Position, sign: int, goal: str, value_of: Callable[[Position], tuple[int, int | None]]
-) -> int:
+def _keeping(p: Position, sign: int, goal: str, value_of: Callable[[Position], Proof]) -> int:
     """A move of the side to move (``sign``: +1 for X) that keeps its goal."""
     need = 1 if goal == "win" else 0
-    value, best = value_of(p)
-    if value * sign < need:
-        raise ValueError(f"{p}: the search says {value}; the strategy cannot keep {goal}")
-    if best is not None:
-        return best
+    proof = value_of(p)
+    if proof.value * sign < need:
+        raise ValueError(f"{p}: the search says {proof.value}; the strategy cannot keep {goal}")
+    if proof.best_move is not None:
+        return proof.best_move
     for move in p.legal_moves:
-        if value_of(p.apply(move))[0] * sign >= need:
+        if value_of(p.apply(move)).value * sign >= need:
             return move
-    raise ValueError(f"{p}: no move keeps the value {value}")  # the search is wrong
+    raise ValueError(f"{p}: no move keeps the value {proof.value}")  # the search is wrong
 
 
 def build_certificate(
@@ -173,22 +179,24 @@ def build_certificate(
     table_bits: int = 22,
     time_limit: float | None = None,
 ) -> Certificate:
-    """The value of ``position`` with the strategies that prove it. Raises
-    :class:`~tttlab.solvers.bitboard.SearchStopped` past ``time_limit`` seconds."""
+    """The value of ``position`` with the strategies that prove it, from one table shared by
+    every proof (the root's first). Raises :class:`~tttlab.solvers.bitboard.SearchStopped`
+    past ``time_limit`` seconds."""
     started = time.perf_counter()
     table = ProofTable(table_bits)
 
-    def value_of(p: Position) -> tuple[int, int | None]:
+    def value_of(p: Position) -> Proof:
         left = None if time_limit is None else time_limit - (time.perf_counter() - started)
         if left is not None and left <= 0:
             raise SearchStopped(
                 f"the certificate of {position.geometry.name} was not finished within the "
                 f"time limit of {time_limit:g} s"
             )
-        proof = prove(p, table=table, time_limit=left)
-        return proof.value, proof.best_move
+        budget = DEFAULT_NODE_BUDGET if time_limit is None else UNLIMITED_NODES
+        return prove(p, table=table, node_budget=budget, time_limit=left)
 
-    value = position.utility if position.is_terminal else value_of(position)[0]
+    root = value_of(position)
+    value = root.value
     if value != 0:
         winner = Player.X if value == 1 else Player.O
         strategies = {winner.name: _strategy(position, winner, "win", value_of)}
@@ -197,7 +205,7 @@ def build_certificate(
             side.name: _strategy(position, side, "hold", value_of) for side in (Player.X, Player.O)
         }
     return Certificate(
-        position.geometry, position, value, strategies, time.perf_counter() - started
+        position.geometry, position, value, strategies, time.perf_counter() - started, root
     )
 
 

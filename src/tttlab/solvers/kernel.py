@@ -121,7 +121,7 @@ def search(
         if info >> 4 > 0:  # stored as 1 + a place of the canonical image
             hint = perms[canon, (info >> 4) - 1]
 
-    a = max(alpha, low)
+    a0 = a = max(alpha, low)  # the window narrowed by what the live lines allow
     b = min(beta, high)
     n = 0
     if n_threats == 1:
@@ -195,9 +195,9 @@ def search(
         if a >= b:
             break
     best = min(max(best, low), high)
-    if best <= max(alpha, low):
+    if best <= a0:
         flag = EXACT if best == low else UPPER
-    elif best >= min(beta, high):
+    elif best >= b:
         flag = EXACT if best == high else LOWER
     else:
         flag = EXACT

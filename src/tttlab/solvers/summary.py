@@ -11,10 +11,16 @@ from typing import Any
 
 from tttlab.errors import TttlabError
 from tttlab.game import Geometry, Position, state_space
-from tttlab.solvers.bitboard import DEFAULT_NODE_BUDGET, UNLIMITED_NODES, ProofTable, prove
+from tttlab.solvers.bitboard import (
+    DEFAULT_NODE_BUDGET,
+    UNLIMITED_NODES,
+    Proof,
+    ProofTable,
+    prove,
+)
 from tttlab.solvers.table import solve_table
 
-__all__ = ["search_summary", "table_summary"]
+__all__ = ["proof_summary", "search_summary", "table_summary"]
 
 
 #: ``ttt solve``'s default memory for the proof search's table, in MiB: 2**27 slots
@@ -53,6 +59,11 @@ def search_summary(
         node_budget=DEFAULT_NODE_BUDGET if time_limit is None else UNLIMITED_NODES,
         time_limit=time_limit,
     )
+    return proof_summary(geometry, proof, time.perf_counter() - started)
+
+
+def proof_summary(geometry: Geometry, proof: Proof, seconds: float) -> dict[str, Any]:
+    """The JSON of ``ttt solve`` for a proof of the empty board's value."""
     return {
         "board": geometry.name,
         "value": proof.value,
@@ -61,7 +72,7 @@ def search_summary(
         "nodes": proof.nodes,
         "table_entries": proof.table_entries,
         "table_slots": proof.table_slots,
-        "seconds": round(time.perf_counter() - started, 3),
+        "seconds": round(seconds, 3),
     }
 
 
