@@ -128,8 +128,8 @@ def test_sweep_covers_every_command() -> None:
         ["policy", "perfect", "--board", "6x6", "--k", "4"],
         ["eval", "random", "--board", "6x6", "--k", "4"],
         ["train", "q", "--episodes", "10", "--board", "6x6", "--k", "4", "--out", "x.npz"],
-        ["play", "--opponent", "perfect", "--board", "6x6", "--k", "4"],
-        ["arena", "perfect", "random", "--board", "6x6", "--k", "4"],
+        ["solve", "--board", "6x6", "--k", "4", "--engine", "table"],
+        # (perfect itself plays 6x6 by proofs: tests/agents/test_proved.py)
     ],
 )
 def test_resource_guards_refuse_up_front(

@@ -25,6 +25,7 @@ __all__ = [
     "ENUMERATION_CANDIDATES",
     "EXACT_JUDGE_POSITIONS",
     "MDP_POSITIONS",
+    "PERFECT_MOVE_SECONDS",
     "PROOF_POSITIONS",
     "PROOF_SHARES_POSITIONS",
     "ROUTINE_JUDGE_POSITIONS",
@@ -69,9 +70,15 @@ MDP_POSITIONS = 2_000_000
 #: candidates, and otherwise runs the proof search, which is faster on bigger boards.
 TABLE_SOLVE_CANDIDATES = 1_000_000
 
-#: The proof search's bitboards cover every board that tttlab plays (:data:`tttlab.game.
-#: geometry.MAX_CELLS`); how far a proof gets is bounded by its time limit and memory.
-SEARCH_CELLS = 39
+#: The proof search's bitboards cover every board up to 8×8 (:data:`tttlab.game.geometry.
+#: MAX_CELLS`), past the boards tttlab plays (39 cells); how far a proof gets is bounded by
+#: its time limit and memory.
+SEARCH_CELLS = 64
+
+#: ``perfect`` past the full tables proves each position it plays from: a move whose proof
+#: takes longer is refused in one line (6×5 with k = 4, the empty board: 0.2 s; 8×4 with
+#: k = 4: 10 s).
+PERFECT_MOVE_SECONDS = 60.0
 
 #: The web server plays bigger boards by proof search move by move; up to this many cells
 #: a move takes at most seconds (5×5 k=4's hardest position, the empty board, 0.4 s).

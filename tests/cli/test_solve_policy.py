@@ -54,6 +54,21 @@ def test_solve_past_25_cells_gives_the_winning_first_move() -> None:
     assert f"X's winning first move: {data['best_move'] + 1} " in text.stdout
 
 
+def test_solve_past_39_cells_and_a_draw_that_pairings_prove_at_the_root() -> None:
+    """7×6 with k = 5 (42 cells, past the boards tttlab plays) is a draw (7,7,5 is, Hsu et
+    al. 2020); 5×5 with k = 5 is a pairing at the root, so the proof names no move."""
+    result = ttt("solve", "--board", "7x6", "--k", "5", "--memory", "256", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["board"], data["value"], data["method"]) == ("7x6k5", 0, "search")
+    text = ttt("solve", "--board", "5x5", "--k", "5", "--memory", "64")
+    assert text.returncode == 0, text.stderr
+    assert "5x5k5: with perfect play the game is a draw" in text.stdout
+    refused = ttt("play", "--board", "7x6", "--k", "5")
+    assert refused.returncode == 2
+    assert "boards past 39 cells are for the proof search only" in refused.stderr
+
+
 def test_policy_perfect_lists_every_position_with_only_optimal_moves() -> None:
     result = ttt("policy", "perfect", "--json")
     assert result.returncode == 0, result.stderr
@@ -86,7 +101,7 @@ def test_policy_of_minimax_matches_perfect() -> None:
     [
         (["solve", "--board", "banana"], "must look like"),
         (["solve", "--board", "3x3", "--k", "0"], "'--k'"),
-        (["solve", "--board", "7x7"], "cells"),
+        (["solve", "--board", "9x9"], "cells"),
         (["solve", "--board", "5x5", "--k", "4", "--engine", "table"], "positions"),
         (["solve", "--board", "5x5", "--k", "4", "--positions"], "positions"),
         (["policy"], "Missing argument"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tttlab.game import (
@@ -161,8 +162,15 @@ def test_geometry_parse_and_errors() -> None:
         Geometry(3, 3, 4)
     with pytest.raises(GeometryError, match="says k=4"):
         Geometry.parse("4x4k4", k=3)
-    with pytest.raises(GeometryError, match="cells"):
-        Geometry(7, 7, 4)
+    with pytest.raises(GeometryError, match="at most 64 are supported"):
+        Geometry(9, 8, 4)
+    # past 39 cells a board exists for the proof search, but has no int64 state ids
+    big = Geometry(8, 8, 5)
+    assert big.line_masks.min() < 0  # cell 63 is the sign bit
+    assert int(np.bitwise_or.reduce(big.line_masks)) == -1  # every cell on some line
+    with pytest.raises(GeometryError, match="past 39 cells are for the proof search only"):
+        big.weights  # noqa: B018
+    Geometry(6, 6, 4).require_play_size()
 
 
 def test_lines_of_standard_board() -> None:

@@ -7,6 +7,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
+import optax  # type: ignore[import-untyped]
 import pytest
 
 from tests.neural.conftest import assert_resume_equals_whole
@@ -19,12 +20,14 @@ from tttlab.neural.ppo import (
     PPOConfig,
     PPOTrainer,
     Rollout,
+    adam_step,
     advantages,
     masked_log_policy,
     ppo_loss,
 )
 
-#: A short run that must already beat random as X (measured: 87.5% of games, exactly).
+#: A short run that must already beat random as X (measured: 84.4% of games, exactly, with
+#: the step annealed; random against random: 58.5%).
 SHORT = {"episodes": 4096, "batch": 128, "hidden": (32,), "learning_rate": 0.001}
 
 
@@ -146,7 +149,7 @@ def test_self_play_never_samples_an_illegal_move(short_run: PPOTrainer) -> None:
 
 def test_a_short_run_beats_random_as_x(short_run: PPOTrainer) -> None:
     reports = evaluate_seats(short_run.agent(), Geometry())
-    assert reports["X"].win >= 0.85
+    assert reports["X"].win >= 0.8
 
 
 def test_resume_equals_an_uninterrupted_run() -> None:
@@ -182,3 +185,29 @@ def test_the_stochastic_agent_plays_the_policys_own_distribution() -> None:
     dqn = NetworkAgent("dqn", Geometry(), Architecture(9, (16,), "q"), {})
     with pytest.raises(AgentError, match="only a policy network"):
         dqn.with_stochastic()
+
+
+def test_the_step_anneals_to_zero_at_the_runs_last_update(short_run: PPOTrainer) -> None:
+    config = short_run.config
+    schedule = adam_step(config)
+    assert callable(schedule)
+    positions = config.games_per_iteration * config.geometry.cells
+    updates = config.iterations * config.epochs * (positions // config.minibatch)
+    counts = [
+        int(state.count)
+        for state in jax.tree_util.tree_leaves(
+            short_run.carry.opt_state, is_leaf=lambda s: isinstance(s, optax.ScaleByScheduleState)
+        )
+        if isinstance(state, optax.ScaleByScheduleState)
+    ]
+    assert counts == [updates]  # the run took exactly the updates the schedule spans
+    assert float(schedule(0)) == pytest.approx(config.learning_rate)
+    assert float(schedule(updates // 2)) == pytest.approx(config.learning_rate / 2)
+    assert float(schedule(updates)) == 0.0
+    constant = PPOConfig(Geometry(), episodes=10, anneal=False)
+    assert adam_step(constant) == constant.learning_rate
+    # files written before --anneal trained with a constant step, and resume so
+    header = PPOConfig(Geometry(), episodes=10).header()
+    assert header["anneal"] is True
+    del header["anneal"]
+    assert PPOConfig.from_header(Geometry(), 10, 0, header).anneal is False

@@ -5,8 +5,10 @@ from __future__ import annotations
 from tttlab.agents.base import Agent, sample, uniform
 from tttlab.agents.builtin import MinimaxAgent, PerfectAgent, RandomAgent
 from tttlab.agents.mcts import MCTSAgent
+from tttlab.agents.proved import ProvedAgent
 from tttlab.errors import AgentError
-from tttlab.game import Geometry
+from tttlab.game import Geometry, estimate_positions
+from tttlab.limits import ENUMERATION_CANDIDATES
 
 __all__ = [
     "BUILTIN",
@@ -16,6 +18,7 @@ __all__ = [
     "MCTSAgent",
     "MinimaxAgent",
     "PerfectAgent",
+    "ProvedAgent",
     "RandomAgent",
     "make_agent",
     "sample",
@@ -24,7 +27,7 @@ __all__ = [
 
 BUILTIN = ("random", "perfect", "minimax", "mcts")
 #: What :func:`make_agent` makes.
-BuiltinAgent = RandomAgent | PerfectAgent | MinimaxAgent | MCTSAgent
+BuiltinAgent = RandomAgent | PerfectAgent | ProvedAgent | MinimaxAgent | MCTSAgent
 
 
 def make_agent(
@@ -52,6 +55,8 @@ def make_agent(
         if name == "random" and not args:
             return RandomAgent(geometry)
         if name == "perfect" and not args:
+            if estimate_positions(geometry) > ENUMERATION_CANDIDATES:
+                return ProvedAgent(geometry)  # no full table: a proof per position
             return PerfectAgent(geometry)
         if name == "minimax" and len(args) <= 1:
             return MinimaxAgent(geometry, depth=int(args[0]) if args else depth)

@@ -158,7 +158,7 @@ def solve(
         >>> win.value, win.best_move is not None
         (1, True)
     """
-    geometry = geometry_of(board)
+    geometry = geometry_of(board, search=True)
     if uses_table(geometry, method):
         check_enumerable(geometry)
         return SolveResult.from_dict(table_summary(geometry))

@@ -13,8 +13,11 @@ from tttlab.game import DEFAULT, Geometry, Player, StateSpace, state_space
 __all__ = ["geometry_of", "seat_of", "space_within", "whole"]
 
 
-def geometry_of(board: Geometry | str | None, k: int | None = None) -> Geometry:
-    """A board by name (``"4x4k4"``), a :class:`Geometry`, or 3×3 for ``None``."""
+def geometry_of(
+    board: Geometry | str | None, k: int | None = None, *, search: bool = False
+) -> Geometry:
+    """A board by name (``"4x4k4"``), a :class:`Geometry`, or 3×3 for ``None``; past 39
+    cells only for the proof search (``search``)."""
     if board is None:
         board = DEFAULT
     if isinstance(board, Geometry):
@@ -27,6 +30,8 @@ def geometry_of(board: Geometry | str | None, k: int | None = None) -> Geometry:
         if isinstance(k, bool) or not isinstance(k, int):
             raise TttlabTypeError(f"k must be an integer, not {k!r}")
         geometry = Geometry(geometry.rows, geometry.cols, k)
+    if not search:
+        geometry.require_play_size()
     return geometry
 
 

@@ -73,16 +73,22 @@ def board_options(func: F) -> F:
     return func
 
 
-def geometry_from(board: Geometry | None, k: int | None) -> Geometry:
-    """Apply ``--k`` to a parsed ``--board`` (3x3 when there is none)."""
+def geometry_from(board: Geometry | None, k: int | None, *, search: bool = False) -> Geometry:
+    """Apply ``--k`` to a parsed ``--board`` (3x3 when there is none). Boards past 39 cells
+    are refused unless for the proof search (``search``: ``ttt solve``)."""
     if board is None:
         board = DEFAULT
-    if k is None or k == board.k:
-        return board
-    try:
-        return Geometry(board.rows, board.cols, k)
-    except GeometryError as error:
-        raise click.BadParameter(str(error), param_hint="'--k'") from None
+    if k is not None and k != board.k:
+        try:
+            board = Geometry(board.rows, board.cols, k)
+        except GeometryError as error:
+            raise click.BadParameter(str(error), param_hint="'--k'") from None
+    if not search:
+        try:
+            board.require_play_size()
+        except GeometryError as error:
+            raise click.BadParameter(str(error), param_hint="'--board'") from None
+    return board
 
 
 def side_option(help: str, default: str | None = None) -> Callable[[F], F]:

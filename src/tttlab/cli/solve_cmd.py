@@ -227,7 +227,7 @@ def solve_command(
             explain,
         )
         return
-    geometry = geometry_from(board, k)
+    geometry = geometry_from(board, k, search=True)
     use_table = positions or api.uses_table(geometry, solve_method)
     if use_table and any(v is not None for v in search_only.values()):
         given = [name for name, v in search_only.items() if v is not None]
@@ -253,7 +253,7 @@ def solve_command(
             f"(proved by search: {summary['nodes']:,} nodes, {summary['table_entries']:,} "
             f"table entries, {summary['seconds']} s)."
         )
-        move = summary["best_move"]
+        move = summary.get("best_move")
         if summary["value"] == 1 and move is not None:
             row, col = divmod(move, geometry.cols)
             out.print(f"X's winning first move: {move + 1} (row {row + 1}, column {col + 1}).")

@@ -16,10 +16,14 @@ import numpy.typing as npt
 
 from tttlab.errors import TttlabError
 
-__all__ = ["DEFAULT", "MAX_CELLS", "Geometry", "GeometryError"]
+__all__ = ["DEFAULT", "MAX_CELLS", "PLAY_CELLS", "Geometry", "GeometryError"]
 
-#: The largest board whose state id fits comfortably in an int64 (3**39 < 2**63).
-MAX_CELLS = 39
+#: The largest board: its two bitboards fit 64-bit words (8×8). Past :data:`PLAY_CELLS`
+#: only the proof search (``ttt solve``) and the certificate checker take it.
+MAX_CELLS = 64
+#: The largest board that tttlab plays, learns and judges: its base-3 state id fits an int64
+#: (3**39 < 2**63), which tables, judges and agents index by.
+PLAY_CELLS = 39
 
 _NAME = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*(?:[kK]\s*(\d+))?\s*$")
 
@@ -147,8 +151,19 @@ class Geometry:
 
     @property
     def weights(self) -> npt.NDArray[np.int64]:
-        """``3**i`` for each cell i: the weights of the base-3 state id."""
+        """``3**i`` for each cell i: the weights of the base-3 state id (int64, so boards
+        up to :data:`PLAY_CELLS` cells)."""
+        self.require_play_size()
         return _weights(self)
+
+    def require_play_size(self) -> None:
+        """Refuse, in one line, a board past :data:`PLAY_CELLS` cells (one that only the
+        proof search takes) where it would be played, learned or judged."""
+        if self.cells > PLAY_CELLS:
+            raise GeometryError(
+                f"{self.name} has {self.cells} cells; boards past {PLAY_CELLS} cells are for "
+                "the proof search only (ttt solve)"
+            )
 
     def cell(self, row: int, col: int) -> int:
         """The row-major index of a 0-based (row, col)."""
@@ -177,7 +192,9 @@ def _lines(g: Geometry) -> tuple[tuple[int, ...], ...]:
 
 @cache
 def _line_masks(g: Geometry) -> npt.NDArray[np.int64]:
-    masks = np.array([sum(1 << c for c in line) for line in g.lines], dtype=np.int64)
+    # cell 63 (8x8's last) is the int64's sign bit
+    words = [sum(1 << c for c in line) for line in g.lines]
+    masks = np.array([w - (1 << 64) if w >> 63 else w for w in words], dtype=np.int64)
     masks.setflags(write=False)
     return masks
 

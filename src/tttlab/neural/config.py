@@ -136,6 +136,8 @@ class NetworkConfig:
     ) -> Self:
         """The configuration an agent file's ``hyperparameters`` describe (a resumed run)."""
         options: dict[str, Any] = {}
+        if cls.learner == "ppo" and "anneal" not in header:  # files from before --anneal
+            options["anneal"] = False
         for key, value in header.items():
             name = key.replace("-", "_")
             if name == "alpha" and cls.learner == "dqn":  # files from before --learning-rate

@@ -20,8 +20,9 @@ policy-and-value network over the mover's observation.
 
 From the PPO paper's defaults (Schulman et al. 2017; the Atari and MuJoCo settings): the
 clip ε = 0.2, λ = 0.95, the value coefficient 0.5, the entropy bonus 0.01, adam at
-3·10⁻⁴ with the gradient's norm clipped at 0.5, 4 epochs. Measured here (README): the
-batch of games, the minibatch, the opening and the budget.
+3·10⁻⁴ with the gradient's norm clipped at 0.5, 4 epochs, and (Atari) the step annealed
+linearly to 0 over the run. Measured here (README): the batch of games, the minibatch, the
+opening and the budget.
 """
 
 from __future__ import annotations
@@ -44,7 +45,15 @@ from tttlab.neural.loop import (
 from tttlab.neural.network import Network
 from tttlab.vector import State
 
-__all__ = ["PPOConfig", "PPOTrainer", "Rollout", "advantages", "masked_log_policy", "ppo_loss"]
+__all__ = [
+    "PPOConfig",
+    "PPOTrainer",
+    "Rollout",
+    "adam_step",
+    "advantages",
+    "masked_log_policy",
+    "ppo_loss",
+]
 
 LEARNER = "ppo"
 #: The gradient's global norm is clipped here (the PPO paper's implementations).
@@ -56,8 +65,8 @@ class PPOConfig(NetworkConfig):
     """A PPO run: the board, the self-play games in all, the seed, and each option that
     :mod:`tttlab.hyperparameters` declares for ppo, by name: ``batch``, ``hidden``,
     ``learning_rate``, ``epochs`` (passes over each iteration's positions), ``minibatch``,
-    ``clip``, ``entropy``, ``value_coef``, ``gae_lambda`` and ``opening``. On-policy: only
-    the iteration's own positions are trained on."""
+    ``clip``, ``entropy``, ``value_coef``, ``gae_lambda``, ``anneal`` and ``opening``.
+    On-policy: only the iteration's own positions are trained on."""
 
     learner = LEARNER
 
@@ -121,6 +130,18 @@ def ppo_loss(
     return p + value_coef * vl - entropy * h, (p, vl, h)
 
 
+def adam_step(config: PPOConfig) -> float | optax.Schedule:
+    """Adam's step: ``learning_rate`` throughout, or with ``anneal`` going linearly from it
+    to 0 at the run's last gradient step (the PPO paper's Atari setting). Annealed, the
+    policy stops moving as the budget ends (3×3: 10 of 10 seeds perfect at 262,144 games,
+    against 3 of 5 with a constant step; README)."""
+    if not config.anneal:
+        return float(config.learning_rate)
+    positions = config.games_per_iteration * config.geometry.cells
+    steps = config.iterations * config.epochs * (positions // min(config.minibatch, positions))
+    return optax.linear_schedule(config.learning_rate, 0.0, steps)
+
+
 class _Carry(eqx.Module):
     network: Network
     opt_state: Any
@@ -134,7 +155,7 @@ class PPOTrainer(IterationTrainer):
 
     def __init__(self, config: PPOConfig) -> None:
         optimizer = optax.chain(
-            optax.clip_by_global_norm(MAX_GRAD_NORM), optax.adam(config.learning_rate)
+            optax.clip_by_global_norm(MAX_GRAD_NORM), optax.adam(adam_step(config))
         )
         key, network = self._prepare(config, optimizer)
         self.carry = _Carry(

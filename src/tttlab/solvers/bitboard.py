@@ -10,6 +10,11 @@
   an extra mark never hurts its owner, so some live cell is at least as good). A side with
   no live line cannot win: that bounds the value at 0 from its side, and where neither side
   has one the game is a draw at once.
+- Pairings: before its moves are searched, a position is bounded by pairing strategies. If
+  the side not to move has disjoint pairs of empty cells with a whole pair in every line
+  still open to the mover, answering each move in a pair with its partner keeps the mover
+  from ever completing a line: the value is at most 0 for the mover (and, the other way
+  round, at least 0). :func:`~tttlab.solvers.kernel.holds_by_pairing` looks for one.
 - Move ordering: an immediate win is taken at once; against two or more immediate threats
   the position is lost; against one, the block is the only move searched; otherwise the move
   stored in the table comes first, then the live cells by how much they attack and defend
@@ -166,9 +171,11 @@ def prove(
     node_budget: int = DEFAULT_NODE_BUDGET,
     table: ProofTable | None = None,
     time_limit: float | None = None,
+    pairings: bool = True,
 ) -> Proof:
     """The game-theoretic value of ``position`` (from X's side), by compiled search, with a
     table of ``2**table_bits`` slots, or ``table`` (shared with other proofs on the board).
+    ``pairings=False`` leaves out the pairing bounds (to measure them; the value is the same).
     Raises :class:`SearchTooLarge` when the node budget is spent, :class:`SearchStopped`
     after ``time_limit`` seconds; a Ctrl-C stops the search too (and is raised again).
 
@@ -197,6 +204,7 @@ def prove(
     line_score = np.zeros((depth, max(len(t.lines), 1)), dtype=np.int64)
     moves = np.zeros((depth, g.cells), dtype=np.int64)
     scores = np.zeros((depth, g.cells), dtype=np.int64)
+    scratch = np.zeros((2, max(len(t.lines), 1)), dtype=np.int64)
     result: list[int] = []
 
     finished = threading.Event()
@@ -225,6 +233,8 @@ def prove(
                     line_score,
                     moves,
                     scores,
+                    scratch,
+                    pairings,
                 )
             )
         finally:

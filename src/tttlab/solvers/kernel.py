@@ -32,6 +32,72 @@ def _slot(kx: int, ko: int, mask: int) -> int:
     return (h ^ (h >> 29) ^ (h >> 41)) & mask
 
 
+#: Steps a pairing search may take at one node before it gives up (no bound then).
+PAIRING_STEPS = 64
+
+
+@nb.njit(cache=True, nogil=True)
+def _cover(live: np.ndarray, n: int, cov: np.ndarray, free: int, steps: np.ndarray) -> bool:
+    """Whether disjoint pairs of ``free`` cells can cover every line ``live[i]`` not yet
+    covered (``cov[i] == 0``), each by a pair inside it: backtracking over the line with the
+    fewest free cells, within ``steps[0]`` steps."""
+    steps[0] -= 1
+    if steps[0] < 0:
+        return False
+    best = -1
+    fewest = 65
+    for i in range(n):
+        if cov[i] == 0:
+            c = _bits(live[i] & free)
+            if c < 2:
+                return False
+            if c < fewest:
+                fewest = c
+                best = i
+    if best < 0:
+        return True
+    firsts = live[best] & free
+    while firsts:
+        a = firsts & -firsts
+        firsts ^= a
+        seconds = firsts
+        while seconds:
+            b = seconds & -seconds
+            seconds ^= b
+            pair = a | b
+            for j in range(n):
+                if live[j] & pair == pair:
+                    cov[j] += 1
+            found = _cover(live, n, cov, free & ~pair, steps)
+            for j in range(n):
+                if live[j] & pair == pair:
+                    cov[j] -= 1
+            if found:
+                return True
+    return False
+
+
+@nb.njit(cache=True, nogil=True)
+def holds_by_pairing(
+    attacker: int, defender: int, lines: np.ndarray, full: int, scratch: np.ndarray
+) -> bool:
+    """Whether the defender has a pairing: disjoint pairs of empty cells such that every line
+    free of the defender's marks contains a whole pair. Then, answering each of the attacker's
+    moves in a pair with its partner (and anything else anyhow), the defender keeps the
+    attacker from completing a line, whoever is to move. ``scratch``: 2 × lines int64 rows."""
+    n = 0
+    for i in range(lines.shape[0]):
+        if lines[i] & defender == 0:
+            scratch[0, n] = lines[i]
+            scratch[1, n] = 0
+            n += 1
+    if n == 0:
+        return True
+    steps = np.empty(1, dtype=np.int64)
+    steps[0] = PAIRING_STEPS
+    return _cover(scratch[0], n, scratch[1], full & ~(attacker | defender), steps)
+
+
 @nb.njit(cache=True, nogil=True)
 def search(
     me: int,
@@ -54,6 +120,8 @@ def search(
     line_score: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
+    scratch: np.ndarray,
+    pairings: bool,
 ) -> int:
     nodes[VISITED] += 1
     if (nodes[VISITED] & 4095) == 0 and nodes[STOP] != 0:
@@ -116,10 +184,26 @@ def search(
     if info != 0 and table[slot, 0] == kx and table[slot, 1] == ko:
         value = int(info & 3) - 1
         flag = (info >> 2) & 3
-        if _settles(flag, value, alpha, beta):
-            return value
+        if ply > 0 and _settles(flag, value, alpha, beta):
+            return value  # (the root is searched on, so that it names its move)
         if info >> 4 > 0:  # stored as 1 + a place of the canonical image
             hint = perms[canon, (info >> 4) - 1]
+
+    if pairings:
+        # a pairing of the other side over my lines: I cannot win; mine over theirs: nor they
+        if high > 0 and holds_by_pairing(me, opp, lines, full, scratch):
+            high = 0
+        if low < 0 and holds_by_pairing(opp, me, lines, full, scratch):
+            low = 0
+        if high <= alpha or low >= beta or low == high:
+            value = high if high <= alpha else low
+            flag = EXACT if low == high else (UPPER if high <= alpha else LOWER)
+            if table[slot, 2] == 0:
+                nodes[STORED] += 1
+            table[slot, 0] = kx
+            table[slot, 1] = ko
+            table[slot, 2] = (value + 1) | (flag << 2)
+            return value
 
     a0 = a = max(alpha, low)  # the window narrowed by what the live lines allow
     b = min(beta, high)
@@ -182,6 +266,8 @@ def search(
             line_score,
             moves,
             scores,
+            scratch,
+            pairings,
         )
         for s in range(imgs.shape[0]):
             imgs[s, side] &= ~bitw[s, cell]

@@ -257,7 +257,7 @@ def default_episodes(learner: str, cells: int) -> int:
     if learner == "dqn":
         return 65536 if cells <= 9 else 1 << 20
     if learner == "ppo":
-        return 65536 if cells <= 9 else 1 << 20
+        return 262144 if cells <= 9 else 1 << 20  # 3x3: 10 of 10 seeds perfect, 17 s each
     return 200_000
 
 

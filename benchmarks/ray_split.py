@@ -1,0 +1,112 @@
+"""The proof search split across a Ray cluster, checked against one process: the first player's
+moves from the empty board (one per class of the board's symmetries) are each proved by a
+Ray task with a table of its own, and the driver takes the best of them (an attacker's node:
+a win cancels the tasks still running). The design page describes the split in full; this is
+its first ply, run on a local cluster on 127.0.0.1 (or on ``--address HOST:PORT``).
+
+Run:  .venv/bin/python benchmarks/ray_split.py [--board 7x7k5] [--cpus 2] [--memory 1024]
+
+Exits 1 if the split's value differs from the single process's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import time
+
+import ray
+
+from tttlab.game import Geometry, Position
+from tttlab.solvers.bitboard import UNLIMITED_NODES, prove
+from tttlab.solvers.summary import table_bits
+
+
+def canonical(position: Position) -> tuple[int, int]:
+    """The smallest (X, O) bitboard pair over the board's symmetries (the search's own key)."""
+    images = []
+    for perm in position.geometry.symmetries:
+        cells = [position.cells[perm[i]] for i in range(len(perm))]
+        x = sum(1 << i for i, c in enumerate(cells) if c == 1)
+        o = sum(1 << i for i, c in enumerate(cells) if c == 2)
+        images.append((x, o))
+    return min(images)
+
+
+@ray.remote
+def proved(board: str, move: int, memory_mb: int) -> tuple[int, int, int, float]:
+    """(move, value from X's side, nodes, seconds) of the position after X plays ``move``."""
+    geometry = Geometry.parse(board)
+    child = Position.initial(geometry).apply(move)
+    started = time.perf_counter()
+    proof = prove(child, table_bits=table_bits(geometry, memory_mb), node_budget=UNLIMITED_NODES)
+    return move, proof.value, proof.nodes, time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--board", default="7x7k5")
+    parser.add_argument("--cpus", type=int, default=2)
+    parser.add_argument("--memory", type=int, default=1024, help="MiB per table")
+    parser.add_argument("--address", default=None, help="an existing cluster's HOST:PORT")
+    args = parser.parse_args()
+    geometry = Geometry.parse(args.board)
+    root = Position.initial(geometry)
+
+    started = time.perf_counter()
+    single = prove(root, table_bits=table_bits(geometry, args.memory), node_budget=UNLIMITED_NODES)
+    single_seconds = time.perf_counter() - started
+    print(
+        f"one process: {geometry.name} value {single.value:+d}, {single.nodes:,} nodes, "
+        f"{single_seconds:.1f} s",
+        flush=True,
+    )
+
+    firsts: dict[tuple[int, int], int] = {}
+    for move in root.legal_moves:
+        firsts.setdefault(canonical(root.apply(move)), move)
+    # A local cluster started by ray.init() turns on token authentication (Ray 2.59 on) and
+    # leaves its token in ~/.ray/auth_token, which later drivers then present to clusters
+    # started without it (`ray start`, as `ttt sweep --address` joins) and are refused: off.
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    if args.address:
+        ray.init(address=args.address, logging_level=logging.ERROR, log_to_driver=False)
+    else:
+        ray.init(
+            num_cpus=args.cpus,
+            include_dashboard=False,
+            logging_level=logging.ERROR,
+            log_to_driver=False,
+            _node_ip_address="127.0.0.1",
+        )
+    try:
+        started = time.perf_counter()
+        pending = [proved.remote(geometry.name, m, args.memory) for m in firsts.values()]
+        best, nodes = -2, 0
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            move, value, n, seconds = ray.get(done[0])
+            nodes += n
+            best = max(best, value)
+            print(f"  X plays {move}: value {value:+d}, {n:,} nodes, {seconds:.1f} s", flush=True)
+            if best == 1:  # the attacker's node is proved: the rest are not needed
+                for task in pending:
+                    ray.cancel(task, force=True)
+                break
+        split_seconds = time.perf_counter() - started
+    finally:
+        ray.shutdown()
+    print(
+        f"split over {len(firsts)} first moves on {args.cpus} CPUs: value {best:+d}, "
+        f"{nodes:,} nodes, {split_seconds:.1f} s"
+    )
+    if best != single.value:
+        print("the split DISAGREES with the single process")
+        return 1
+    print("the same value")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
