@@ -14,6 +14,7 @@ import pytest
 from tests.cli.helpers import ttt
 from tttlab.game import Geometry, Position
 from tttlab.solvers import solve_table
+from tttlab.solvers.bitboard import SearchStopped
 from tttlab.solvers.certificate import build_certificate, write_certificate
 from tttlab.verifier import CertificateError, verify, verify_file
 
@@ -206,3 +207,11 @@ def test_a_pairing_leaf_is_checked_as_a_pairing() -> None:
     later["strategies"]["O"] = {"X.../....": [[0, 1], [4, 5]]}  # 0 is X's
     with pytest.raises(CertificateError, match="cell 0 is not free"):
         verify(later)
+
+
+def test_a_certificate_past_its_time_limit_says_so_whichever_proof_was_running() -> None:
+    # 5x5 k=4's value proves in a fraction of a second, its certificate takes half a minute
+    with pytest.raises(
+        SearchStopped, match=r"^the certificate of 5x5k4 was not finished within .* 1\.5 s$"
+    ):
+        build_certificate(Position.initial(Geometry(5, 5, 4)), table_bits=20, time_limit=1.5)

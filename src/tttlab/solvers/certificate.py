@@ -185,15 +185,22 @@ def build_certificate(
     started = time.perf_counter()
     table = ProofTable(table_bits)
 
+    stopped = SearchStopped(
+        f"the certificate of {position.geometry.name} was not finished within the "
+        f"time limit of {time_limit or 0:g} s"
+    )  # raised only where there is a time limit
+
     def value_of(p: Position) -> Proof:
         left = None if time_limit is None else time_limit - (time.perf_counter() - started)
         if left is not None and left <= 0:
-            raise SearchStopped(
-                f"the certificate of {position.geometry.name} was not finished within the "
-                f"time limit of {time_limit:g} s"
-            )
+            raise stopped
         budget = DEFAULT_NODE_BUDGET if time_limit is None else UNLIMITED_NODES
-        return prove(p, table=table, node_budget=budget, time_limit=left)
+        try:
+            return prove(p, table=table, node_budget=budget, time_limit=left)
+        except SearchStopped:
+            if p is position:  # the value itself was not proved: the search says so
+                raise
+            raise stopped from None  # a later proof ran into what was left of the limit
 
     root = value_of(position)
     value = root.value
