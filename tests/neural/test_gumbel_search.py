@@ -49,11 +49,11 @@ def test_the_considered_visits_are_mctxs() -> None:
 
 
 @pytest.mark.parametrize(
-    ("board", "simulations"),
-    [("3x4k3", 1), ("4x4k4", 32), ("5x5k4", 64)],  # training searches 32
-)
+    ("board", "simulations", "rescale"),
+    [("3x4k3", 1, True), ("4x4k4", 32, True), ("5x5k4", 64, True), ("4x4k4", 8, False)],
+)  # training searches 32, and rescales
 def test_the_numpy_search_is_mctxs_gumbel_search_without_noise(
-    board: str, simulations: int
+    board: str, simulations: int, rescale: bool
 ) -> None:
     geometry = Geometry.parse(board)
     boards = open_positions(geometry, 200, seed=simulations)
@@ -61,11 +61,11 @@ def test_the_numpy_search_is_mctxs_gumbel_search_without_noise(
     env = make(geometry)
     out = jax.jit(
         lambda b: gumbel_policy(
-            env, jax_net, env.from_boards(b), jax.random.PRNGKey(0), simulations, 0.0
+            env, jax_net, env.from_boards(b), jax.random.PRNGKey(0), simulations, 0.0, rescale
         )
     )(jnp.asarray(boards))
     expected_visits = np.asarray(out.search_tree.summary().visit_counts).astype(int)
-    found = gumbel_search(numpy_net, geometry, boards, simulations)
+    found = gumbel_search(numpy_net, geometry, boards, simulations, rescale=rescale)
     np.testing.assert_array_equal(found.visits, expected_visits)
     np.testing.assert_array_equal(found.actions, np.asarray(out.action))
     # Not a test of nothing: the searches disagree with the raw policy somewhere.
@@ -73,3 +73,29 @@ def test_the_numpy_search_is_mctxs_gumbel_search_without_noise(
     raw = np.argmax(np.where(boards == 0, numpy_net(boards, movers)[0], -np.inf), axis=1)
     if simulations >= 8:
         assert (raw != found.actions).any()
+
+
+def test_play_time_search_does_not_let_a_tiny_value_difference_override_the_policy() -> None:
+    """Two moves: the policy's favourite (prior 0.81) and another (0.07) whose position the
+    value head rates 0.001 higher. Stretched to [0, 1] (training's transform), that
+    difference outweighs the prior and 2 simulations play the other move; in the game's own
+    [−1, 1] (play time) the favourite stays. (A 4×4 k=4 network did this and lost.)"""
+    geometry = Geometry.parse("3x3k3")
+    root = np.zeros((1, 9), dtype=np.int8)  # X to move; the policy wants 6, or else 7
+
+    def net(boards: np.ndarray, movers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        logits = np.full((len(boards), 9), -20.0, np.float32)
+        logits[:, 6], logits[:, 7] = np.log(0.81), np.log(0.07)
+        # each position's value for its mover: +0.002 for X at the root, and O's after 7 is
+        # 0.001 lower than after 6
+        after = np.where(boards[:, 7] == 1, -0.003, -0.002)
+        value = np.where((boards != 0).any(axis=1), after, 0.002).astype(np.float32)
+        return logits, value
+
+    stretched = gumbel_search(net, geometry, root, 2, rescale=True)
+    kept = gumbel_search(net, geometry, root, 2, rescale=False)
+    assert stretched.actions.tolist() == [7]
+    assert kept.actions.tolist() == [6]
+    from tttlab.agents.network import PLAY_RESCALE
+
+    assert PLAY_RESCALE is False  # what az.npz:N plays with

@@ -81,10 +81,12 @@ def _completed_q(
     visits: npt.NDArray[np.int32],
     raw: npt.NDArray[np.float32],
     logits: npt.NDArray[np.float32],
+    rescale: bool,
 ) -> npt.NDArray[np.float32]:
     """mctx's ``qtransform_completed_by_mix_value``, for rows of (q, visits) at nodes of
     raw value ``raw`` and prior ``logits``: unvisited moves get the mixed value, then all
-    are rescaled to [0, 1] and scaled by (50 + the most visits) · 0.1."""
+    are rescaled to [0, 1] (``rescale``: mctx's ``rescale_values``) and scaled by (50 + the
+    most visits) · 0.1."""
     seen = visits > 0
     total = visits.sum(axis=-1).astype(_F)
     prior = np.maximum(_TINY, _softmax(logits))
@@ -92,9 +94,10 @@ def _completed_q(
     weighted = np.where(seen, prior * q / np.where(seen, mass, _F(1)), _F(0)).sum(axis=-1)
     mixed = (raw + total * weighted) / (total + _F(1))
     completed = np.where(seen, q, mixed[:, None])
-    low = completed.min(axis=-1, keepdims=True)
-    high = completed.max(axis=-1, keepdims=True)
-    completed = (completed - low) / np.maximum(high - low, _F(1e-8))
+    if rescale:
+        low = completed.min(axis=-1, keepdims=True)
+        high = completed.max(axis=-1, keepdims=True)
+        completed = (completed - low) / np.maximum(high - low, _F(1e-8))
     scale = (_F(50) + visits.max(axis=-1).astype(_F)) * _F(0.1)
     result: npt.NDArray[np.float32] = scale[:, None] * completed
     return result
@@ -122,9 +125,12 @@ def gumbel_search(
     boards: npt.NDArray[Any],
     simulations: int,
     considered: int = CONSIDERED,
+    rescale: bool = True,
 ) -> SearchResult:
     """``simulations`` simulations of Gumbel MuZero's search (no noise) from each of
-    ``boards`` (n × cells of 0/1/2, open positions; the mover is read off the counts)."""
+    ``boards`` (n × cells of 0/1/2, open positions; the mover is read off the counts).
+    ``rescale=False`` leaves the Q-values in the game's own [−1, 1] instead of stretching
+    each node's between their minimum and maximum (mctx's ``rescale_values``)."""
     roots = np.asarray(boards, dtype=np.int8)
     n, cells = roots.shape
     nodes = simulations + 1
@@ -155,7 +161,7 @@ def gumbel_search(
 
     def completed(b: npt.NDArray[Any], at: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
         q = reward[b, at] + discount[b, at] * child_value[b, at]
-        return _completed_q(q, child_visits[b, at], raw[b, at], prior[b, at])
+        return _completed_q(q, child_visits[b, at], raw[b, at], prior[b, at], rescale)
 
     for sim in range(simulations):
         path = np.zeros((n, cells + 2), np.int64)

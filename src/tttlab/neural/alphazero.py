@@ -17,6 +17,7 @@ result from the mover's side.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -109,10 +110,12 @@ def gumbel_policy(
     key: jax.Array,
     simulations: int,
     gumbel_scale: float = 1.0,
+    rescale: bool = True,
 ) -> mctx.PolicyOutput[Any]:
     """Gumbel MuZero's search (``mctx.gumbel_muzero_policy``) from a batch of states:
     with ``gumbel_scale`` 1 as self-play searches, with 0 as ``az.npz:N`` plays (the numpy
-    search of :mod:`tttlab.agents.gumbel` is this one, checked move for move)."""
+    search of :mod:`tttlab.agents.gumbel` is this one, checked move for move); ``rescale``
+    is the Q transform's ``rescale_values``."""
     logits, value = jax.vmap(network)(state.observation)
     root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=state)
     return mctx.gumbel_muzero_policy(
@@ -122,7 +125,9 @@ def gumbel_policy(
         recurrent_fn=lambda net, _key, action, s: search_step(env, net, action, s),
         num_simulations=simulations,
         invalid_actions=~state.legal_action_mask,
-        qtransform=mctx.qtransform_completed_by_mix_value,
+        qtransform=functools.partial(
+            mctx.qtransform_completed_by_mix_value, rescale_values=rescale
+        ),
         gumbel_scale=gumbel_scale,
     )
 
