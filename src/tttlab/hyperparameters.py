@@ -303,11 +303,7 @@ HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
     _unit("entropy", "Coefficient of the entropy bonus.", {"ppo": 0.01}),
     _unit("value_coef", "Coefficient of the value loss.", {"ppo": 0.5}),
     _unit("gae_lambda", "λ of generalised advantage estimation.", {"ppo": 0.95}),
-    _switch(
-        "anneal",
-        "Adam's step goes linearly from --learning-rate to 0 over the run (PPO's Atari setting).",
-        {"ppo": True},
-    ),
+    _switch("anneal", "Adam's step falls linearly to 0 over the run.", {"ppo": True}),
     _count("target_every", "Gradient steps between copies to the target.", {"dqn": 64}, 1, 1 << 24),
     _switch("double", "Double DQN: the online network picks, the target values.", {"dqn": True}),
     _switch(
