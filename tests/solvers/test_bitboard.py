@@ -171,7 +171,7 @@ def test_the_kernels_pairings_are_pairings_the_certificates_finder_finds(board: 
     boards' open positions both find some."""
     geometry = Geometry.parse(board)
     t = _tables(geometry)
-    scratch = np.zeros((2, len(t.lines)), dtype=np.int64)
+    scratch = np.zeros((3, len(t.lines)), dtype=np.int64)
     rng = np.random.default_rng(3)
     found = 0
     for _ in range(300):

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from tttlab.errors import TttlabError
 
-__all__ = ["DEFAULT", "MAX_CELLS", "PLAY_CELLS", "Geometry", "GeometryError"]
+__all__ = ["DEFAULT", "MAX_CELLS", "PLAY_CELLS", "Geometry", "GeometryError", "int64_word"]
 
 #: The largest board: its two bitboards fit 64-bit words (8×8). Past :data:`PLAY_CELLS`
 #: only the proof search (``ttt solve``) and the certificate checker take it.
@@ -24,6 +24,13 @@ MAX_CELLS = 64
 #: The largest board that tttlab plays, learns and judges: its base-3 state id fits an int64
 #: (3**39 < 2**63), which tables, judges and agents index by.
 PLAY_CELLS = 39
+
+
+def int64_word(bits: int) -> int:
+    """A bitboard of up to 64 cells as the int64 that holds the same bits (cell 63, 8×8's
+    last, is the sign bit)."""
+    return bits - (1 << 64) if bits >> 63 else bits
+
 
 _NAME = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*(?:[kK]\s*(\d+))?\s*$")
 
@@ -192,9 +199,7 @@ def _lines(g: Geometry) -> tuple[tuple[int, ...], ...]:
 
 @cache
 def _line_masks(g: Geometry) -> npt.NDArray[np.int64]:
-    # cell 63 (8x8's last) is the int64's sign bit
-    words = [sum(1 << c for c in line) for line in g.lines]
-    masks = np.array([w - (1 << 64) if w >> 63 else w for w in words], dtype=np.int64)
+    masks = np.array([int64_word(sum(1 << c for c in line)) for line in g.lines], dtype=np.int64)
     masks.setflags(write=False)
     return masks
 

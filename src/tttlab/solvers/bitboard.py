@@ -39,6 +39,7 @@ import numpy.typing as npt
 
 from tttlab.errors import TttlabError
 from tttlab.game import Geometry, Position
+from tttlab.game.geometry import int64_word
 from tttlab.limits import SEARCH_CELLS
 from tttlab.solvers.kernel import BEST, BUDGET, STOP, STORED, VISITED, search
 
@@ -116,11 +117,6 @@ class Proof:
     best_move: int | None = None  # the root's move that achieves the value (a cell)
 
 
-def _signed(bits: int) -> int:
-    """A bitboard of up to 64 cells as the int64 that holds the same bits."""
-    return bits - (1 << 64) if bits >= 1 << 63 else bits
-
-
 @dataclass(frozen=True)
 class _Tables:
     lines: npt.NDArray[np.int64]  # each line as a bitmask
@@ -141,7 +137,7 @@ def _tables(geometry: Geometry) -> _Tables:
     places = np.zeros((len(perms), geometry.cells), dtype=np.int64)
     for s, perm in enumerate(perms):
         for j, c in enumerate(perm):
-            bitw[s, c] = _signed(1 << j)
+            bitw[s, c] = int64_word(1 << j)
             places[s, c] = j
     index = {line: i for i, line in enumerate(geometry.lines)}
     through = geometry.lines_through
@@ -161,7 +157,7 @@ def _tables(geometry: Geometry) -> _Tables:
     prior = np.zeros(geometry.cells, dtype=np.int64)
     for r, c in enumerate(rank):
         prior[c] = max(63 - r, 0)
-    full = _signed((1 << geometry.cells) - 1)
+    full = int64_word((1 << geometry.cells) - 1)
     return _Tables(lines, bitw, places, perms, prior, cell_lines, full)
 
 
@@ -204,7 +200,7 @@ def prove(
     line_score = np.zeros((depth, max(len(t.lines), 1)), dtype=np.int64)
     moves = np.zeros((depth, g.cells), dtype=np.int64)
     scores = np.zeros((depth, g.cells), dtype=np.int64)
-    scratch = np.zeros((2, max(len(t.lines), 1)), dtype=np.int64)
+    scratch = np.zeros((3, max(len(t.lines), 1)), dtype=np.int64)
     result: list[int] = []
 
     finished = threading.Event()
@@ -213,8 +209,8 @@ def prove(
         try:
             result.append(
                 search(
-                    _signed(me),
-                    _signed(opp),
+                    int64_word(me),
+                    int64_word(opp),
                     mover,
                     -1,
                     1,

@@ -32,6 +32,26 @@ def _slot(kx: int, ko: int, mask: int) -> int:
     return (h ^ (h >> 29) ^ (h >> 41)) & mask
 
 
+@nb.njit(cache=True, inline="always")
+def _store(
+    table: np.ndarray,
+    slot: int,
+    kx: int,
+    ko: int,
+    value: int,
+    flag: int,
+    place: int,
+    nodes: np.ndarray,
+) -> None:
+    """Write an entry: the canonical pair, then value + 1 (never 0, so 0 marks an empty
+    slot), the flag, and 1 + the best move's canonical place (0: none)."""
+    if table[slot, 2] == 0:
+        nodes[STORED] += 1  # a new entry (an overwritten one is not)
+    table[slot, 0] = kx
+    table[slot, 1] = ko
+    table[slot, 2] = (value + 1) | (flag << 2) | ((place + 1) << 4)
+
+
 #: Steps a pairing search may take at one node before it gives up (no bound then).
 PAIRING_STEPS = 64
 
@@ -84,7 +104,8 @@ def holds_by_pairing(
     """Whether the defender has a pairing: disjoint pairs of empty cells such that every line
     free of the defender's marks contains a whole pair. Then, answering each of the attacker's
     moves in a pair with its partner (and anything else anyhow), the defender keeps the
-    attacker from completing a line, whoever is to move. ``scratch``: 2 × lines int64 rows."""
+    attacker from completing a line, whoever is to move. ``scratch``: 3 × lines int64 rows
+    (the lines, their cover counts, and the step counter in the third row's first word)."""
     n = 0
     for i in range(lines.shape[0]):
         if lines[i] & defender == 0:
@@ -93,9 +114,8 @@ def holds_by_pairing(
             n += 1
     if n == 0:
         return True
-    steps = np.empty(1, dtype=np.int64)
-    steps[0] = PAIRING_STEPS
-    return _cover(scratch[0], n, scratch[1], full & ~(attacker | defender), steps)
+    scratch[2, 0] = PAIRING_STEPS
+    return _cover(scratch[0], n, scratch[1], full & ~(attacker | defender), scratch[2])
 
 
 @nb.njit(cache=True, nogil=True)
@@ -198,11 +218,7 @@ def search(
         if high <= alpha or low >= beta or low == high:
             value = high if high <= alpha else low
             flag = EXACT if low == high else (UPPER if high <= alpha else LOWER)
-            if table[slot, 2] == 0:
-                nodes[STORED] += 1
-            table[slot, 0] = kx
-            table[slot, 1] = ko
-            table[slot, 2] = (value + 1) | (flag << 2)
+            _store(table, slot, kx, ko, value, flag, -1, nodes)
             return value
 
     a0 = a = max(alpha, low)  # the window narrowed by what the live lines allow
@@ -287,13 +303,8 @@ def search(
         flag = EXACT if best == high else LOWER
     else:
         flag = EXACT
-    if table[slot, 2] == 0:
-        nodes[STORED] += 1  # a new entry (an overwritten one is not)
-    table[slot, 0] = kx
-    table[slot, 1] = ko
-    # value + 1 (never 0, so 0 marks an empty slot), the flag, 1 + the move's canonical place
-    table[slot, 2] = (
-        (best + 1) | (flag << 2) | ((places[canon, best_move] + 1 if best_move >= 0 else 0) << 4)
+    _store(
+        table, slot, kx, ko, best, flag, places[canon, best_move] if best_move >= 0 else -1, nodes
     )
     if ply == 0:
         nodes[BEST] = best_move
