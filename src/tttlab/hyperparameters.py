@@ -286,9 +286,7 @@ HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
     ),
     _count("updates", "Gradient steps per iteration.", {"alphazero": 32, "dqn": 64}, 0, 1 << 16),
     _count("minibatch", "Positions per gradient step.", _each(_NETWORKS, 256), 1, 1 << 20),
-    _count(
-        "replay", "Iterations of games kept for training.", {"alphazero": 8, "dqn": 32}, 1, 4096
-    ),
+    _count("replay", "Iterations of games to learn from.", {"alphazero": 8, "dqn": 32}, 1, 4096),
     Hyperparameter(
         "opening",
         "integer",
@@ -306,6 +304,7 @@ HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
     _switch("anneal", "Adam's step falls linearly to 0 over the run.", {"ppo": True}),
     _count("target_every", "Gradient steps between copies to the target.", {"dqn": 64}, 1, 1 << 24),
     _switch("double", "Double DQN: the online network picks, the target values.", {"dqn": True}),
+    _count("n_step", "Plies a target looks ahead before it bootstraps.", {"dqn": 1}, 1, 16),
     _switch(
         "augment", "Train on a random symmetry of each position.", _each(("alphazero", "dqn"), True)
     ),

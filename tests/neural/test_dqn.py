@@ -13,7 +13,7 @@ from tttlab.agents.network import NetworkAgent, encode, forward
 from tttlab.errors import ConfigError
 from tttlab.evaluation import evaluate_seats
 from tttlab.game import Geometry, Position
-from tttlab.neural.dqn import Batch, DQNConfig, DQNTrainer
+from tttlab.neural.dqn import Batch, DQNConfig, DQNTrainer, looking_ahead
 from tttlab.neural.network import init_network, to_params
 from tttlab.schedules import Schedule
 
@@ -193,6 +193,56 @@ def test_self_play_plays_only_legal_moves_and_records_them_faithfully(epsilon: f
     games = live.reshape(config.geometry.cells, -1).sum(0)
     assert games.min() >= 5
     assert games.max() <= 9
+
+
+def hand_game() -> Batch:
+    """One 3×3 game as self-play records it, time first (9 plies, 1 game): X 1, O 4, X 2,
+    O 5, X 3 wins at ply 4; plies 5 to 8 are padding."""
+    boards = ["...|...|...", "X..|...|...", "X..|O..|...", "XX.|O..|...", "XX.|OO.|..."]
+    boards += ["XXX|OO.|..."] * 5
+    obs = np.stack([mover_obs(b.replace("|", "/")) for b in boards])
+    return Batch(
+        obs=jnp.asarray(obs[:9, None]),
+        action=jnp.asarray([0, 3, 1, 4, 2, 0, 0, 0, 0], jnp.int32)[:, None],
+        reward=jnp.asarray([0, 0, 0, 0, 1, 0, 0, 0, 0], jnp.float32)[:, None],
+        next_obs=jnp.asarray(obs[1:, None]),
+        done=jnp.asarray([False] * 4 + [True] * 5)[:, None],
+        weight=jnp.asarray([1.0] * 5 + [0.0] * 4)[:, None],
+    )
+
+
+def test_n_step_transitions_by_hand() -> None:
+    game, gamma = hand_game(), 0.9
+    assert looking_ahead(game, 1, gamma) is game
+    two = looking_ahead(game, 2, gamma)
+    # O's move at ply 3 lets X win at ply 4: −γ for O; X's moves before see no reward yet
+    np.testing.assert_allclose(np.asarray(two.reward[:5, 0]), [0, 0, 0, -0.9, 1], rtol=1e-6)
+    assert np.asarray(two.done[:, 0]).tolist() == [False] * 3 + [True] * 6
+    # s′ is the position two plies on (X to move again after X's move at ply 2)
+    np.testing.assert_array_equal(np.asarray(two.next_obs[2, 0]), mover_obs("XX./OO./..."))
+    np.testing.assert_array_equal(np.asarray(two.next_obs[0, 0]), mover_obs("X../O../..."))
+    three = looking_ahead(game, 3, gamma)
+    np.testing.assert_allclose(np.asarray(three.reward[:5, 0]), [0, 0, 0.81, -0.9, 1], rtol=1e-6)
+    assert np.asarray(three.done[:, 0]).tolist() == [False] * 2 + [True] * 7
+    np.testing.assert_array_equal(np.asarray(three.next_obs[1, 0]), mover_obs("XX./OO./..."))
+    # the rest is the one-ply record's
+    for field in ("obs", "action", "weight"):
+        np.testing.assert_array_equal(
+            np.asarray(getattr(three, field)), np.asarray(getattr(game, field))
+        )
+
+
+def test_an_n_step_target_bootstraps_for_the_side_to_move_n_plies_on() -> None:
+    # X's first move in hand_game, three plies ahead: O is to move at s′, so its
+    # best value counts against X, times γ³
+    config = DQNConfig(Geometry(), episodes=10, n_step=3, gamma=0.9, double=False)
+    trainer = DQNTrainer(config)
+    three = looking_ahead(hand_game(), 3, 0.9)
+    row: Batch = jax.tree_util.tree_map(lambda a: a[0], three)  # ply 0: s′ = ply 3's position
+    y = float(trainer.targets(trainer.carry.online, trainer.carry.target, row)[0])
+    q = numpy_q(config, trainer.carry.target, "XX./O../...")
+    best = max(q[c] for c in range(9) if "XX.O....."[c] == ".")
+    assert y == pytest.approx(-(0.9**3) * best, rel=1e-5, abs=1e-6)
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import open_positions
-from tttlab.agents.gumbel import considered_visits, gumbel_search
+from tttlab.agents.gumbel import CONSIDERED, considered_visits, gumbel_search, play_considered
 from tttlab.agents.network import encode
 from tttlab.game import Geometry
 from tttlab.neural.alphazero import gumbel_policy
@@ -49,11 +49,17 @@ def test_the_considered_visits_are_mctxs() -> None:
 
 
 @pytest.mark.parametrize(
-    ("board", "simulations", "rescale"),
-    [("3x4k3", 1, True), ("4x4k4", 32, True), ("5x5k4", 64, True), ("4x4k4", 8, False)],
-)  # training searches 32, and rescales
+    ("board", "simulations", "rescale", "considered"),
+    [
+        ("3x4k3", 1, True, CONSIDERED),
+        ("4x4k4", 32, True, CONSIDERED),  # training: 32 simulations, stretched, 16 moves
+        ("5x5k4", 64, True, CONSIDERED),
+        ("4x4k4", 8, False, play_considered(8)),  # play time (4 moves)
+        ("4x4k4", 4, False, play_considered(4)),  # (2 moves)
+    ],
+)
 def test_the_numpy_search_is_mctxs_gumbel_search_without_noise(
-    board: str, simulations: int, rescale: bool
+    board: str, simulations: int, rescale: bool, considered: int
 ) -> None:
     geometry = Geometry.parse(board)
     boards = open_positions(geometry, 200, seed=simulations)
@@ -61,11 +67,18 @@ def test_the_numpy_search_is_mctxs_gumbel_search_without_noise(
     env = make(geometry)
     out = jax.jit(
         lambda b: gumbel_policy(
-            env, jax_net, env.from_boards(b), jax.random.PRNGKey(0), simulations, 0.0, rescale
+            env,
+            jax_net,
+            env.from_boards(b),
+            jax.random.PRNGKey(0),
+            simulations,
+            0.0,
+            rescale,
+            considered,
         )
     )(jnp.asarray(boards))
     expected_visits = np.asarray(out.search_tree.summary().visit_counts).astype(int)
-    found = gumbel_search(numpy_net, geometry, boards, simulations, rescale=rescale)
+    found = gumbel_search(numpy_net, geometry, boards, simulations, considered, rescale)
     np.testing.assert_array_equal(found.visits, expected_visits)
     np.testing.assert_array_equal(found.actions, np.asarray(out.action))
     # Not a test of nothing: the searches disagree with the raw policy somewhere.

@@ -28,7 +28,13 @@ import numpy.typing as npt
 
 from tttlab.game import Geometry
 
-__all__ = ["CONSIDERED", "SearchResult", "considered_visits", "gumbel_search"]
+__all__ = [
+    "CONSIDERED",
+    "SearchResult",
+    "considered_visits",
+    "gumbel_search",
+    "play_considered",
+]
 
 #: mctx's default ``max_num_considered_actions``, which training uses.
 CONSIDERED = 16
@@ -49,6 +55,18 @@ class SearchResult:
 
     actions: npt.NDArray[np.int64]
     visits: npt.NDArray[np.int32]
+
+
+def play_considered(simulations: int) -> int:
+    """The moves that play-time search (``az.npz:N``) considers at the root: N // 2, at
+    least 1 and at most :data:`CONSIDERED` (so 32 simulations consider training's 16).
+    Sequential Halving then has simulations left after visiting each considered move once,
+    and the move played is chosen among moves searched at least twice, each past its
+    replies. Considering more, as many moves as simulations, the choice rests on one
+    reading of the value head per move, and where that is wrong a few simulations lose
+    what the raw network kept (4×4 k=4, docs/benchmarks.md). Below 4 simulations the
+    search plays the policy's favourite, as the raw network does."""
+    return max(1, min(CONSIDERED, simulations // 2))
 
 
 def considered_visits(considered: int, simulations: int) -> tuple[int, ...]:

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tttlab.agents.base import check_playable, sample, spread, uniform
-from tttlab.agents.gumbel import gumbel_search
+from tttlab.agents.gumbel import gumbel_search, play_considered
 from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, Position, StateSpace
 
@@ -327,7 +327,12 @@ class NetworkAgent:
         for start in range(0, len(boards), chunk):
             part = boards[start : start + chunk]
             found = gumbel_search(
-                self._network, self.geometry, part, self.simulations, rescale=PLAY_RESCALE
+                self._network,
+                self.geometry,
+                part,
+                self.simulations,
+                considered=play_considered(self.simulations),
+                rescale=PLAY_RESCALE,
             )
             rows[start + np.arange(len(part)), found.actions] = 1.0
         return rows

@@ -28,6 +28,7 @@ import mctx
 import numpy as np
 import optax  # type: ignore[import-untyped]
 
+from tttlab.agents.gumbel import CONSIDERED
 from tttlab.agents.network import Architecture
 from tttlab.neural.config import NetworkConfig
 from tttlab.neural.loop import (
@@ -111,11 +112,13 @@ def gumbel_policy(
     simulations: int,
     gumbel_scale: float = 1.0,
     rescale: bool = True,
+    considered: int = CONSIDERED,
 ) -> mctx.PolicyOutput[Any]:
     """Gumbel MuZero's search (``mctx.gumbel_muzero_policy``) from a batch of states:
     with ``gumbel_scale`` 1 as self-play searches, with 0 as ``az.npz:N`` plays (the numpy
     search of :mod:`tttlab.agents.gumbel` is this one, checked move for move); ``rescale``
-    is the Q transform's ``rescale_values``."""
+    is the Q transform's ``rescale_values``, ``considered`` its
+    ``max_num_considered_actions``."""
     logits, value = jax.vmap(network)(state.observation)
     root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=state)
     return mctx.gumbel_muzero_policy(
@@ -129,6 +132,7 @@ def gumbel_policy(
             mctx.qtransform_completed_by_mix_value, rescale_values=rescale
         ),
         gumbel_scale=gumbel_scale,
+        max_num_considered_actions=considered,
     )
 
 

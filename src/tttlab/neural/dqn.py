@@ -15,6 +15,11 @@ best value counts against the mover (negamax; X maximises and O minimises, as in
 seed). Without ``double`` the bootstrap is max_a′ Q_target(s′, a′). The target network
 is a copy of the online one, refreshed every ``target_every`` gradient steps.
 
+With ``n_step`` n > 1 a transition looks n plies ahead before it bootstraps (Rainbow's
+multi-step targets, in negamax): r is the plies' rewards r_t − γ r_{t+1} + γ² r_{t+2} …
+up to the game's end, s′ the position n plies on, and the bootstrap counts (−γ)ⁿ times,
+for the side to move there (n odd: the opponent).
+
 ``perspective`` picks the representation: ``mover`` (default) shows the network the board
 from the mover's side and reads its values as the mover's, so one function serves both
 seats; ``x`` shows it X's and O's stones and reads X's values, which X maximises and O
@@ -43,7 +48,7 @@ from tttlab.neural.network import Network
 from tttlab.schedules import Schedule
 from tttlab.vector import State
 
-__all__ = ["DQNConfig", "DQNTrainer", "schedule_value"]
+__all__ = ["DQNConfig", "DQNTrainer", "looking_ahead", "schedule_value"]
 
 LEARNER = "dqn"
 
@@ -65,8 +70,8 @@ class DQNConfig(NetworkConfig):
     the games), ``learning_rate`` (adam's step), ``gamma``, ``batch`` (games at once per
     iteration), ``hidden``, ``updates`` (gradient steps per iteration), ``minibatch``,
     ``replay`` (iterations of transitions kept), ``target_every`` (gradient steps between
-    copies to the target), ``double``, ``perspective`` (see the module's doc) and
-    ``augment``."""
+    copies to the target), ``double``, ``perspective``, ``n_step`` (see the module's doc)
+    and ``augment``."""
 
     learner = LEARNER
 
@@ -77,7 +82,8 @@ class DQNConfig(NetworkConfig):
 
 class Batch(eqx.Module):
     """Transitions (s, a, r, s′): positions from the mover's side, the reward for the
-    mover, whether s′ ends the game, and a weight (0 for padding after a game's end)."""
+    mover (over ``n_step`` plies: see the module's doc), whether the game ends before s′
+    needs a value, and a weight (0 for padding after a game's end)."""
 
     obs: jax.Array  # (n, cells, 2) bool
     action: jax.Array  # (n,) int32
@@ -85,6 +91,33 @@ class Batch(eqx.Module):
     next_obs: jax.Array  # (n, cells, 2) bool
     done: jax.Array  # (n,) bool
     weight: jax.Array  # (n,) float32
+
+
+def looking_ahead(plies: Batch, n: int, gamma: float) -> Batch:
+    """One-ply transitions of whole games (time first: ``[plies, games, ...]``, as self-play
+    records them, every game to its end) as ``n``-ply ones: the reward r_t − γ r_{t+1} + …
+    over n plies (0 after the end), the position n plies on, and whether the game ended
+    within them. With n = 1 the same transitions."""
+    if n == 1:
+        return plies
+    sign = (-gamma) ** np.arange(n, dtype=np.float32)
+
+    def on(a: jax.Array, j: int, fill: Any) -> jax.Array:
+        """``a`` j plies on (``fill`` past the last ply)."""
+        pad = jnp.full((j, *a.shape[1:]), fill, a.dtype)
+        return jnp.concatenate([a[j:], pad])[: a.shape[0]]
+
+    reward = sum(sign[j] * on(plies.reward, j, 0.0) for j in range(n))
+    ahead: Batch = eqx.tree_at(
+        lambda b: (b.reward, b.next_obs, b.done),
+        plies,
+        (
+            jnp.asarray(reward, jnp.float32),
+            on(plies.next_obs, n - 1, False),
+            on(plies.done, n - 1, True),
+        ),
+    )
+    return ahead
 
 
 class _Carry(eqx.Module):
@@ -155,7 +188,8 @@ class DQNTrainer(IterationTrainer):
         else:
             boot = jnp.max(jnp.where(legal, q_target, -jnp.inf), axis=-1)
         boot = jnp.where(batch.done | ~legal.any(-1), 0.0, boot)
-        y: jax.Array = jax.lax.stop_gradient(batch.reward - self.config.gamma * boot)
+        discount = (-self.config.gamma) ** self.config.n_step
+        y: jax.Array = jax.lax.stop_gradient(batch.reward + discount * boot)
         return y
 
     def loss(self, online: Network, target: Network, batch: Batch) -> jax.Array:
@@ -203,6 +237,7 @@ class DQNTrainer(IterationTrainer):
             return after, record
 
         _, plies = jax.lax.scan(move, state, jax.random.split(key, self.cells))
+        plies = looking_ahead(plies, self.config.n_step, self.config.gamma)
         flat: Batch = jax.tree_util.tree_map(lambda a: a.reshape(-1, *a.shape[2:]), plies)
         return flat
 
