@@ -82,8 +82,9 @@ def rng() -> np.random.Generator:
     return np.random.default_rng(12345)
 
 
-#: Modules whose module-scoped fixtures cost seconds (a trained network, a server): each runs
-#: on one xdist worker, so the fixture is built once (``make test`` uses --dist loadgroup).
+#: Modules whose module-scoped fixtures cost seconds (a trained network, a server), or whose
+#: tests must not run beside each other: each runs on one xdist worker, so the fixture is
+#: built once (``make test`` uses --dist loadgroup).
 ONE_WORKER = (
     "tests/cli/test_alphazero.py",
     "tests/cli/test_dqn.py",
@@ -94,6 +95,9 @@ ONE_WORKER = (
     "tests/web/test_lab_browser.py",
     "tests/web/test_lab_api.py",
     "tests/test_docs.py",
+    # Each of its class gradings looks for attack processes left anywhere on the machine:
+    # run side by side, one found the other's fork bomb still running (a flaky failure).
+    "tests/usercode/test_hostile.py",
 )
 
 
