@@ -67,6 +67,11 @@ def open_positions(geometry: Geometry, count: int, seed: int) -> np.ndarray:
     return np.array(found, dtype=np.int8)
 
 
+def movers_of(boards: np.ndarray) -> np.ndarray:
+    """The player to move (1 X, 2 O) on each board (n × cells, 0/1/2)."""
+    return np.where((boards != 0).sum(axis=1) % 2 == 0, 1, 2)
+
+
 @pytest.fixture(scope="session")
 def space3() -> StateSpace:
     return state_space(Geometry(3, 3, 3))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.conftest import open_positions
+from tests.conftest import movers_of, open_positions
 from tttlab.agents.gumbel import CONSIDERED, considered_visits, gumbel_search, play_considered
 from tttlab.agents.network import Architecture, NetworkAgent, encode
 from tttlab.game import Geometry, Position
@@ -75,7 +75,7 @@ def test_play_time_search_plays_a_move_searched_at_least_twice() -> None:
     geometry = Geometry.parse("4x4k4")
     boards = open_positions(geometry, 100, seed=5)
     net = _random_network(geometry.cells, seed=5)
-    movers = np.where((boards != 0).sum(axis=1) % 2 == 0, 1, 2)
+    movers = movers_of(boards)
     raw = np.argmax(np.where(boards == 0, net(boards, movers)[0], -np.inf), axis=1)
     rows = np.arange(len(boards))
     assert play_considered(32) == CONSIDERED  # training's 32 simulations consider its 16
@@ -111,7 +111,7 @@ def test_a_network_agent_with_search_plays_one_move_per_position() -> None:
     weights = {k: rng.normal(size=s).astype(np.float32) for k, s in big.shapes().items()}
     searching = NetworkAgent("alphazero", Geometry.parse("4x4k4"), big, weights).with_search(8)
     boards = open_positions(searching.geometry, 50, seed=7)
-    movers = np.where((boards != 0).sum(axis=1) % 2 == 0, 1, 2)
+    movers = movers_of(boards)
     played = searching.move_probability_rows(boards, movers).argmax(axis=1)
     expected = gumbel_search(
         searching._network, searching.geometry, boards, 8, play_considered(8), rescale=False

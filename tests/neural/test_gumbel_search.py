@@ -12,7 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from tests.conftest import open_positions
+from tests.conftest import movers_of, open_positions
 from tttlab.agents.gumbel import CONSIDERED, considered_visits, gumbel_search, play_considered
 from tttlab.agents.network import encode
 from tttlab.game import Geometry
@@ -82,7 +82,7 @@ def test_the_numpy_search_is_mctxs_gumbel_search_without_noise(
     np.testing.assert_array_equal(found.visits, expected_visits)
     np.testing.assert_array_equal(found.actions, np.asarray(out.action))
     # Not a test of nothing: the searches disagree with the raw policy somewhere.
-    movers = np.where((boards != 0).sum(axis=1) % 2 == 0, 1, 2)
+    movers = movers_of(boards)
     raw = np.argmax(np.where(boards == 0, numpy_net(boards, movers)[0], -np.inf), axis=1)
     if simulations >= 8:
         assert (raw != found.actions).any()
