@@ -23,6 +23,19 @@ def _uniform_but(cell: int):  # type: ignore[no-untyped-def]
     return net
 
 
+def _random_network(cells: int, seed: int):  # type: ignore[no-untyped-def]
+    """A linear 'network' with random weights: logits and a value in [−1, 1]."""
+    rng = np.random.default_rng(seed)
+    w_logits = rng.normal(size=(2 * cells, cells)).astype(np.float32)
+    w_value = (rng.normal(size=2 * cells) / cells).astype(np.float32)
+
+    def net(boards: np.ndarray, movers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        x = encode(boards, movers)
+        return x @ w_logits, np.clip(x @ w_value, -1.0, 1.0).astype(np.float32)
+
+    return net
+
+
 def test_sequential_halving_by_hand() -> None:
     """4 moves considered, 8 simulations: each of the 4 once, then the best 2 twice more."""
     assert considered_visits(4, 8) == (0, 0, 0, 0, 1, 1, 2, 2)
@@ -41,14 +54,7 @@ def test_the_search_finds_the_win_and_the_block_the_network_does_not_see() -> No
 def test_each_search_is_the_same_alone_or_in_a_batch() -> None:
     """A position's move does not depend on the other positions searched with it."""
     geometry = Geometry.parse("4x4k4")
-    rng = np.random.default_rng(0)
-    weights = rng.normal(size=(32, 16)).astype(np.float32)
-    value = rng.normal(size=32).astype(np.float32) / 8
-
-    def net(boards: np.ndarray, movers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        x = encode(boards, movers)
-        return x @ weights, np.tanh(x @ value)
-
+    net = _random_network(geometry.cells, seed=0)
     batch = open_positions(geometry, 40, seed=0)
     together = gumbel_search(net, geometry, batch, 12)
     for i in range(len(batch)):
@@ -56,19 +62,6 @@ def test_each_search_is_the_same_alone_or_in_a_batch() -> None:
         assert alone.actions[0] == together.actions[i]
         np.testing.assert_array_equal(alone.visits[0], together.visits[i])
     assert together.visits.sum(axis=1).tolist() == [12] * len(batch)
-
-
-def _random_network(cells: int, seed: int):  # type: ignore[no-untyped-def]
-    """A linear 'network' with random weights: logits and a value in [−1, 1]."""
-    rng = np.random.default_rng(seed)
-    w_logits = rng.normal(size=(2 * cells, cells)).astype(np.float32)
-    w_value = (rng.normal(size=2 * cells) / cells).astype(np.float32)
-
-    def net(boards: np.ndarray, movers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        x = encode(boards, movers)
-        return x @ w_logits, np.clip(x @ w_value, -1.0, 1.0).astype(np.float32)
-
-    return net
 
 
 def test_play_time_search_plays_a_move_searched_at_least_twice() -> None:
@@ -86,9 +79,8 @@ def test_play_time_search_plays_a_move_searched_at_least_twice() -> None:
         np.testing.assert_array_equal(visited, np.minimum(m, (boards == 0).sum(axis=1)))
         if simulations >= 4:  # the move played is one searched at least twice
             assert (found.visits[rows, found.actions] >= 2).all()
-            # considering every move (training's 16 on this board), not so
-            every = gumbel_search(net, geometry, boards, simulations, CONSIDERED, rescale=False)
-            if simulations <= 16:
+            if simulations <= 16:  # considering every move (training's 16 here), not so
+                every = gumbel_search(net, geometry, boards, simulations, rescale=False)
                 assert (every.visits[rows, every.actions] == 1).any()
         else:  # below 4: one move, the policy's favourite, as the raw network plays
             np.testing.assert_array_equal(found.actions, raw)
