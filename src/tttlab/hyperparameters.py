@@ -308,6 +308,19 @@ HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
     _switch(
         "augment", "Train on a random symmetry of each position.", _each(("alphazero", "dqn"), True)
     ),
+    _switch(
+        "symmetrize",
+        "The agent plays the network's outputs averaged over the board's symmetries.",
+        {"alphazero": True, "dqn": False, "ppo": False},
+    ),
+    Hyperparameter(
+        "average",
+        "number",
+        "The agent is a moving average of the network: the share of the old kept per iteration.",
+        {"alphazero": 0.98},
+        0.0,
+        0.999,
+    ),
     _choice(
         "perspective",
         "Values for the mover (one function for both seats), or for X, which O minimises.",

@@ -24,10 +24,13 @@ from tttlab.learners import Trainer, default_config
 
 
 def random_network(
-    geometry: Geometry = DEFAULT, algorithm: str = "alphazero", seed: int = 0
+    geometry: Geometry = DEFAULT,
+    algorithm: str = "alphazero",
+    seed: int = 0,
+    symmetrized: bool = False,
 ) -> NetworkAgent:
     head = "q" if algorithm == "dqn" else "policy-value"
-    architecture = Architecture(geometry.cells, (16, 8), head)
+    architecture = Architecture(geometry.cells, (16, 8), head, symmetrized=symmetrized)
     rng = np.random.default_rng(seed)
     params = {
         name: rng.normal(size=shape).astype(np.float32)
@@ -41,14 +44,20 @@ def _save(agent: NetworkAgent, path: Path) -> Path:
 
 
 @pytest.mark.parametrize("algorithm", ["alphazero", "dqn"])
-@pytest.mark.parametrize("board", ["3x3k3", "4x4k4", "5x5k4"])
-def test_round_trip_plays_the_same(tmp_path: Path, algorithm: str, board: str) -> None:
+@pytest.mark.parametrize(
+    ("board", "symmetrized"), [("3x3k3", False), ("3x3k3", True), ("4x4k4", False), ("5x5k4", True)]
+)
+def test_round_trip_plays_the_same(
+    tmp_path: Path, algorithm: str, board: str, symmetrized: bool
+) -> None:
     geometry = Geometry.parse(board)
-    agent = random_network(geometry, algorithm)
+    agent = random_network(geometry, algorithm, symmetrized=symmetrized)
     path = _save(agent, tmp_path / "net.npz")
     loaded = load_agent_file(path)
     assert isinstance(loaded, NetworkAgent)
     assert loaded.architecture == agent.architecture
+    # unsymmetrized files say nothing of it, as files did before it was named
+    assert ("symmetrized" in archives.header(path)["network"]) == symmetrized  # type: ignore[operator]
     for name, array in agent.params.items():
         np.testing.assert_array_equal(loaded.params[name], array)
     rng = np.random.default_rng(1)
@@ -126,6 +135,7 @@ def test_damage_is_one_error(tmp_path: Path) -> None:
         ("network", {**header["network"], "perspective": "x"}),  # x is for q heads only
         ("network", {**header["network"], "perspective": "o"}),
         ("network", {**header["network"], "perspective": 1}),
+        ("network", {**header["network"], "symmetrized": "yes"}),
         ("algorithm", "muzero"),
     ):
         changed_header = {**header, field: value}
@@ -144,6 +154,45 @@ def test_damage_is_one_error(tmp_path: Path) -> None:
     agent.params["value.bias"][0] = np.inf
     with pytest.raises(AgentFileError, match="non-finite"):
         load_agent_file(_save(agent, tmp_path / "inf.npz"))
+
+
+@pytest.mark.parametrize(("board", "algorithm"), [("4x4k4", "alphazero"), ("3x4k3", "dqn")])
+def test_a_symmetrized_network_answers_every_image_of_a_position_alike(
+    board: str, algorithm: str
+) -> None:
+    """Its outputs move with the board under each symmetry (the plain network's do not),
+    and without ``symmetrized`` they are the plain network's own."""
+    geometry = Geometry.parse(board)
+    plain = random_network(geometry, algorithm, seed=5)
+    symmetrized = random_network(geometry, algorithm, seed=5, symmetrized=True)
+    rng = np.random.default_rng(2)
+    boards = rng.integers(0, 3, size=(40, geometry.cells))
+    movers = rng.integers(1, 3, size=40)
+    scores, values = symmetrized.outputs(boards, movers)
+    images = []
+    for perm in geometry.symmetries[1:]:
+        moved, moved_values = symmetrized.outputs(boards[:, perm], movers)
+        np.testing.assert_allclose(moved, scores[:, perm], rtol=1e-5, atol=1e-6)
+        if values is not None:
+            assert moved_values is not None
+            np.testing.assert_allclose(moved_values, values, rtol=1e-5, atol=1e-6)
+        images.append(plain.outputs(boards[:, perm], movers)[0])
+    own, _ = plain.outputs(boards, movers)
+    assert (
+        max(
+            np.abs(image - own[:, perm]).max()
+            for image, perm in zip(images, geometry.symmetries[1:], strict=True)
+        )
+        > 1e-2
+    )
+    x = encode(boards, movers)
+    np.testing.assert_array_equal(own, forward(plain.architecture, plain.params, x)[0])
+    # the mean of the images, each moved back
+    mean = np.mean(
+        [plain.outputs(boards[:, p], movers)[0][:, np.argsort(p)] for p in geometry.symmetries],
+        axis=0,
+    )
+    np.testing.assert_allclose(scores, mean, rtol=1e-5, atol=1e-6)
 
 
 def test_the_x_perspective_round_trips_and_old_files_read_as_mover(tmp_path: Path) -> None:

@@ -62,6 +62,40 @@ def test_config_limits() -> None:
     assert again.iterations == config.iterations
 
 
+def test_the_agent_is_a_moving_average_that_training_never_reads() -> None:
+    """``average`` changes only the network that plays: the trained network is the same
+    with or without it, and after the first iteration the played one keeps 1/10 of the
+    initial network (at most (1 + t) / (10 + t) at iteration t)."""
+    config = dict(episodes=256, seed=1, batch=64, updates=4)
+    plain = AlphaZeroTrainer(AlphaZeroConfig(Geometry(), average=0.0, **config))
+    averaged = AlphaZeroTrainer(AlphaZeroConfig(Geometry(), average=0.5, **config))
+    assert plain.carry.average is None
+    initial = to_params(averaged.config.architecture, averaged.carry.network)
+    plain.run(1)
+    averaged.run(1)
+    trained = plain.agent().params
+    assert all(
+        np.array_equal(trained[k], v)
+        for k, v in to_params(averaged.config.architecture, averaged.carry.network).items()
+    )
+    played = averaged.agent().params
+    for name, array in played.items():
+        np.testing.assert_allclose(array, 0.1 * initial[name] + 0.9 * trained[name], atol=1e-6)
+    assert any(not np.allclose(played[k], trained[k]) for k in played)
+    with pytest.raises(ValueError, match="average"):
+        AlphaZeroConfig(Geometry(), episodes=10, average=1.0)
+
+
+def test_files_from_before_the_averages_resume_without_them() -> None:
+    header = AlphaZeroConfig(Geometry(), episodes=100).header()
+    assert (header["symmetrize"], header["average"]) == (True, 0.98)
+    del header["symmetrize"], header["average"]
+    old = AlphaZeroConfig.from_header(Geometry(), 100, 0, header)
+    assert (old.symmetrize, old.average) == (False, 0.0)
+    assert not old.architecture.symmetrized
+    assert AlphaZeroTrainer(old).carry.average is None
+
+
 def test_the_agent_is_judged_on_both_seats() -> None:
     evaluation = tttlab.evaluate(_trainer(0).agent())
     assert evaluation.X is not None

@@ -56,12 +56,18 @@ Params = dict[str, npt.NDArray[np.float32]]
 
 @dataclass(frozen=True)
 class Architecture:
-    """A multilayer perceptron: ``hidden`` ReLU layers, then the heads of ``head``."""
+    """A multilayer perceptron: ``hidden`` ReLU layers, then the heads of ``head``.
+
+    ``symmetrized``: the agent's outputs are the perceptron's averaged over the board's
+    symmetries (each transformed board's outputs moved back to their cells), so that it
+    answers a rotated or reflected position exactly as the position itself.
+    """
 
     cells: int
     hidden: tuple[int, ...]
     head: str  # "policy-value" or "q"
     perspective: str = "mover"
+    symmetrized: bool = False
 
     def __post_init__(self) -> None:
         if self.head not in NETWORK_KINDS.values():
@@ -94,13 +100,16 @@ class Architecture:
         return shapes
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        found: dict[str, Any] = {
             "kind": "mlp",
             "cells": self.cells,
             "hidden": list(self.hidden),
             "head": self.head,
             "perspective": self.perspective,
         }
+        if self.symmetrized:  # files of unsymmetrized networks stay as they were
+            found["symmetrized"] = True
+        return found
 
     @classmethod
     def from_json(cls, data: Any) -> Architecture:
@@ -119,7 +128,10 @@ class Architecture:
         perspective = data.get("perspective", "mover")  # files from before it was named
         if not isinstance(perspective, str):
             raise AgentError("network perspective must be a string")
-        return cls(cells=cells, hidden=tuple(hidden), head=head, perspective=perspective)
+        symmetrized = data.get("symmetrized", False)
+        if not isinstance(symmetrized, bool):
+            raise AgentError("network symmetrized must be true or false")
+        return cls(cells, tuple(hidden), head, perspective, symmetrized)
 
 
 def encode(boards: npt.NDArray[Any], movers: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
@@ -225,7 +237,32 @@ class NetworkAgent:
         self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
         """The raw heads for a batch of boards (n × cells, 0/1/2) and movers (1/2), from
-        the mover's side whatever the network's perspective."""
+        the mover's side whatever the network's perspective; averaged over the board's
+        symmetries when the network is ``symmetrized``."""
+        if not self.architecture.symmetrized:
+            return self._oriented(boards, movers)
+        boards = np.asarray(boards)
+        found = [self._oriented(boards[:, perm], movers) for perm in self._perms]
+        # Each board's outputs go back to the cells they speak for; they are summed in
+        # sorted order, so the sum does not depend on the order the symmetries come in.
+        back = np.empty((len(found), *found[0][0].shape))
+        for i, (perm, (scores, _)) in enumerate(zip(self._perms, found, strict=True)):
+            back[i][:, perm] = scores
+        mean = (np.sort(back, axis=0).sum(axis=0) / len(found)).astype(np.float32)
+        values = [v for _, v in found if v is not None]
+        if not values:
+            return mean, None
+        value = np.sort(np.stack(values), axis=0).sum(axis=0) / len(values)
+        return mean, value.astype(np.float32)
+
+    @property
+    def _perms(self) -> list[npt.NDArray[np.intp]]:
+        return [np.array(perm, dtype=np.intp) for perm in self.geometry.symmetries]
+
+    def _oriented(
+        self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
+        """The perceptron's own outputs, from the mover's side."""
         if self.architecture.perspective == "mover":
             return forward(self.architecture, self.params, encode(boards, movers))
         q, _ = forward(self.architecture, self.params, encode(boards, np.ones(len(boards))))

@@ -10,6 +10,13 @@ steps (adam, via optax) on minibatches drawn from the replay, each position unde
 symmetry of the board. The whole iteration is one jitted function, so it runs unchanged on a
 CPU or a GPU.
 
+The agent it gives is not the network of the last step but a moving average of the network
+(``average``: the share of the average kept at each iteration, less in the first
+hundreds), and it plays the outputs
+averaged over the board's symmetries (``symmetrize``): the exact judge asks for the right
+move in every reachable position, and a single step's network, or a single orientation of
+the board, gets a few rare ones wrong that the averages get right (docs/guides/networks.md).
+
 The loss is AlphaZero's: cross-entropy between the search policy and the network's
 (illegal moves masked), plus the squared error between the value head and the game's
 result from the mover's side.
@@ -65,7 +72,7 @@ class AlphaZeroConfig(NetworkConfig):
 
     @property
     def architecture(self) -> Architecture:
-        return Architecture(self.geometry.cells, self.hidden, "policy-value")
+        return self.shaped("policy-value")
 
 
 _MIN_LOGIT = float(np.finfo(np.float32).min)
@@ -151,6 +158,9 @@ class _Carry(eqx.Module):
     opt_state: Any
     key: jax.Array
     replay: Replay
+    #: The network that plays (``average`` > 0): after each iteration it keeps that
+    #: share of itself and takes the rest from ``network``. None: ``network`` plays.
+    average: Network | None = None
 
 
 class AlphaZeroTrainer(IterationTrainer):
@@ -177,11 +187,12 @@ class AlphaZeroTrainer(IterationTrainer):
                     jnp.zeros(n, jnp.float32),
                 )
             ),
+            average=network if config.average else None,
         )
         super().__init__()
 
     def _playing(self) -> Network:
-        network: Network = self.carry.network
+        network: Network = self.carry.network if self.carry.average is None else self.carry.average
         return network
 
     # -- one iteration ------------------------------------------------------------------
@@ -249,7 +260,6 @@ class AlphaZeroTrainer(IterationTrainer):
         return p + vl, (p, vl)
 
     def _iterate(self, carry: _Carry, iteration: jax.Array) -> tuple[_Carry, dict[str, jax.Array]]:
-        del iteration
         cfg = self.config
         key, play_key, train_key = jax.random.split(carry.key, 3)
         obs, policy, value, kept = self._selfplay(carry.network, play_key)
@@ -284,5 +294,14 @@ class AlphaZeroTrainer(IterationTrainer):
             update, (carry.network, carry.opt_state), jax.random.split(train_key, cfg.updates)
         )
         last = losses[-1] if cfg.updates else jnp.zeros(3)
-        new = _Carry(network=network, opt_state=opt_state, key=key, replay=replay)
+        average = carry.average
+        if average is not None:
+            # Early on the network changes fast and the average follows it closely:
+            # it keeps at most (1 + t) / (10 + t) of itself at iteration t (as
+            # TensorFlow's ExponentialMovingAverage with num_updates).
+            keep = jnp.minimum(cfg.average, (1.0 + iteration) / (10.0 + iteration))
+            average = jax.tree_util.tree_map(
+                lambda a, b: keep * a + (1.0 - keep) * b, average, network
+            )
+        new = _Carry(network=network, opt_state=opt_state, key=key, replay=replay, average=average)
         return new, {"loss": last[0], "policy_loss": last[1], "value_loss": last[2]}

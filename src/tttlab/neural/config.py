@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any, ClassVar, Self
 
+from tttlab.agents.network import Architecture
 from tttlab.errors import ConfigError
 from tttlab.game import Geometry
 from tttlab.hyperparameters import (
@@ -98,6 +99,11 @@ class NetworkConfig:
     def iterations(self) -> int:
         return -(-self.episodes // self.games_per_iteration)
 
+    def shaped(self, head: str, perspective: str = "mover") -> Architecture:
+        """The network these options give, with this head and perspective."""
+        symmetrized = bool(self.__dict__["_values"]["symmetrize"])
+        return Architecture(self.geometry.cells, self.hidden, head, perspective, symmetrized)
+
     @property
     def random_plies(self) -> int:
         """The most uniformly random opening moves of a game (``opening``; ``None`` means
@@ -138,6 +144,9 @@ class NetworkConfig:
         options: dict[str, Any] = {}
         if cls.learner == "ppo" and "anneal" not in header:  # files from before --anneal
             options["anneal"] = False
+        options["symmetrize"] = False  # files from before --symmetrize, unless they say
+        if cls.learner == "alphazero":
+            options["average"] = 0.0  # and from before --average
         for key, value in header.items():
             name = key.replace("-", "_")
             if name == "alpha" and cls.learner == "dqn":  # files from before --learning-rate

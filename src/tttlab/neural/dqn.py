@@ -77,7 +77,7 @@ class DQNConfig(NetworkConfig):
 
     @property
     def architecture(self) -> Architecture:
-        return Architecture(self.geometry.cells, self.hidden, "q", self.perspective)
+        return self.shaped("q", self.perspective)
 
 
 class Batch(eqx.Module):

@@ -72,7 +72,7 @@ class PPOConfig(NetworkConfig):
 
     @property
     def architecture(self) -> Architecture:
-        return Architecture(self.geometry.cells, self.hidden, "policy-value")
+        return self.shaped("policy-value")
 
 
 class Rollout(eqx.Module):
