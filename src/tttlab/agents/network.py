@@ -242,11 +242,12 @@ class NetworkAgent:
         if not self.architecture.symmetrized:
             return self._oriented(boards, movers)
         boards = np.asarray(boards)
-        found = [self._oriented(boards[:, perm], movers) for perm in self._perms]
+        perms = np.array(self.geometry.symmetries, dtype=np.intp)
+        found = [self._oriented(boards[:, perm], movers) for perm in perms]
         # Each board's outputs go back to the cells they speak for; they are summed in
         # sorted order, so the sum does not depend on the order the symmetries come in.
         back = np.empty((len(found), *found[0][0].shape))
-        for i, (perm, (scores, _)) in enumerate(zip(self._perms, found, strict=True)):
+        for i, (perm, (scores, _)) in enumerate(zip(perms, found, strict=True)):
             back[i][:, perm] = scores
         mean = (np.sort(back, axis=0).sum(axis=0) / len(found)).astype(np.float32)
         values = [v for _, v in found if v is not None]
@@ -254,10 +255,6 @@ class NetworkAgent:
             return mean, None
         value = np.sort(np.stack(values), axis=0).sum(axis=0) / len(values)
         return mean, value.astype(np.float32)
-
-    @property
-    def _perms(self) -> list[npt.NDArray[np.intp]]:
-        return [np.array(perm, dtype=np.intp) for perm in self.geometry.symmetries]
 
     def _oriented(
         self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]

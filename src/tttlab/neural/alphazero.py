@@ -11,11 +11,11 @@ symmetry of the board. The whole iteration is one jitted function, so it runs un
 CPU or a GPU.
 
 The agent it gives is not the network of the last step but a moving average of the network
-(``average``: the share of the average kept at each iteration, less in the first
-hundreds), and it plays the outputs
-averaged over the board's symmetries (``symmetrize``): the exact judge asks for the right
-move in every reachable position, and a single step's network, or a single orientation of
-the board, gets a few rare ones wrong that the averages get right (docs/guides/networks.md).
+(``average``: the share of the average kept at each iteration, less in the first hundreds),
+and it plays the outputs averaged over the board's symmetries (``symmetrize``): the exact
+judge asks for the right move in every reachable position, and a single step's network, or
+a single orientation of the board, gets a few rare ones wrong that the averages get right
+(docs/guides/networks.md).
 
 The loss is AlphaZero's: cross-entropy between the search policy and the network's
 (illegal moves masked), plus the squared error between the value head and the game's

@@ -101,8 +101,7 @@ class NetworkConfig:
 
     def shaped(self, head: str, perspective: str = "mover") -> Architecture:
         """The network these options give, with this head and perspective."""
-        symmetrized = bool(self.__dict__["_values"]["symmetrize"])
-        return Architecture(self.geometry.cells, self.hidden, head, perspective, symmetrized)
+        return Architecture(self.geometry.cells, self.hidden, head, perspective, self.symmetrize)
 
     @property
     def random_plies(self) -> int:
