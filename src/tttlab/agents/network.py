@@ -156,6 +156,15 @@ def forward(
     return logits, value
 
 
+def _mean(stack: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
+    """The mean over the first axis, summed in sorted order so that it does not depend on
+    the order of the stack (the order the symmetries come in)."""
+    mean: npt.NDArray[np.float32] = (np.sort(stack, axis=0).sum(axis=0) / len(stack)).astype(
+        np.float32
+    )
+    return mean
+
+
 def _best(scores: npt.NDArray[Any], legal: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
     """The legal moves within TIE of the best score, per row."""
     masked = np.where(legal, scores, -np.inf)
@@ -244,17 +253,12 @@ class NetworkAgent:
         boards = np.asarray(boards)
         perms = np.array(self.geometry.symmetries, dtype=np.intp)
         found = [self._oriented(boards[:, perm], movers) for perm in perms]
-        # Each board's outputs go back to the cells they speak for; they are summed in
-        # sorted order, so the sum does not depend on the order the symmetries come in.
+        # Each board's outputs go back to the cells they speak for.
         back = np.empty((len(found), *found[0][0].shape))
         for i, (perm, (scores, _)) in enumerate(zip(perms, found, strict=True)):
             back[i][:, perm] = scores
-        mean = (np.sort(back, axis=0).sum(axis=0) / len(found)).astype(np.float32)
         values = [v for _, v in found if v is not None]
-        if not values:
-            return mean, None
-        value = np.sort(np.stack(values), axis=0).sum(axis=0) / len(values)
-        return mean, value.astype(np.float32)
+        return _mean(back), _mean(np.stack(values)) if values else None
 
     def _oriented(
         self, boards: npt.NDArray[Any], movers: npt.NDArray[Any]
