@@ -1,0 +1,88 @@
+"""Where a losing line first goes wrong: each of the agent's decisions on it, proved move by move.
+
+    .venv/bin/python benchmarks/first_mistake.py az55.npz --as O --moves 13,7,4,17,12,14,3,8,2,1,5
+
+``--moves`` is the line as ``ttt eval --prove`` prints it to replay (``ttt play --moves``):
+1-based cells. At each position on the line where the agent (``--as``) is to move, every legal
+move is proved by the compiled search (`tttlab.solvers.bitboard.prove`; boards up to its cell
+limit, each proof within ``--seconds``) and the line prints: the ply, the moves that keep the
+best result the seat can force, the move played and whether it keeps it, the network's value
+and its most probable moves (a network file; the raw network, symmetrized if the file is).
+The first decision whose move does not keep the best result is the agent's first mistake on
+the line; the plies after it say how deep the refutation is.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tttlab.agents.network import NetworkAgent
+from tttlab.errors import TttlabError
+from tttlab.game import Player, Position
+from tttlab.io import load_agent_file
+from tttlab.solvers.bitboard import prove
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("file", type=Path)
+    parser.add_argument("--as", dest="side", choices=("X", "O"), required=True)
+    parser.add_argument("--moves", required=True, help="1-based cells, comma-separated")
+    parser.add_argument("--seconds", type=float, default=60.0, help="time limit of one proof")
+    parser.add_argument("--top", type=int, default=4, help="policy entries shown")
+    args = parser.parse_args()
+    try:
+        walk(args)
+    except (TttlabError, ValueError) as error:  # a bad file, move or board: one line
+        raise SystemExit(f"first_mistake: {error}") from None
+
+
+def walk(args: argparse.Namespace) -> None:
+    agent = load_agent_file(args.file)
+    side = Player.X if args.side == "X" else Player.O
+    sign = 1 if side is Player.X else -1  # proved values are X's; the seat's is sign * value
+    position = Position.initial(agent.geometry)
+    first: int | None = None
+    for text in args.moves.split(","):
+        move = int(text) - 1
+        if position.to_move is side:
+            values = {
+                m: sign * prove(position.apply(m), time_limit=args.seconds).value
+                for m in position.legal_moves
+            }
+            best = max(values.values())
+            keep = sorted(m for m, v in values.items() if v == best)
+            kept = values[move] == best
+            if not kept and first is None:
+                first = position.ply + 1
+            shown = ""
+            if isinstance(agent, NetworkAgent):
+                policy, value = agent.evaluate_position(position)
+                top = sorted(policy.items(), key=lambda item: -item[1])[: args.top]
+                head = "policy" if value is not None else "action values"
+                shown = (f"; network value {value:+.3f}" if value is not None else "") + (
+                    f", {head} " + ", ".join(f"{m + 1} {p:.2f}" for m, p in top)
+                )
+            if best < 0:
+                verdict = f"lost whatever it plays; played {move + 1}"
+            else:
+                moves = ", ".join(str(m + 1) for m in keep)
+                result = "keeps it" if kept else f"{values[move]:+d}"
+                verdict = (
+                    f"best {best:+d} by {moves} ({len(keep)} of {len(values)}); "
+                    f"played {move + 1}: {result}"
+                )
+            stones = f"{position.ply} stone{'' if position.ply == 1 else 's'}"
+            print(f"ply {position.ply + 1} ({stones}): {verdict}{shown}", flush=True)
+        position = position.apply(move)
+    total = len(args.moves.split(","))
+    print(
+        "no mistake on the line"
+        if first is None
+        else f"first mistake at ply {first}, {total - first} more plies to the end of the line"
+    )
+
+
+if __name__ == "__main__":
+    main()
