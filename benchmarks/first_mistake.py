@@ -4,12 +4,12 @@
 
 ``--moves`` is the line as ``ttt eval --prove`` prints it to replay (``ttt play --moves``):
 1-based cells. At each position on the line where the agent (``--as``) is to move, every legal
-move is proved by the compiled search (`tttlab.solvers.bitboard.prove`; boards up to its cell
-limit, each proof within ``--seconds``) and the line prints: the ply, the moves that keep the
-best result the seat can force, the move played and whether it keeps it, the network's value
-and its most probable moves (a network file; the raw network, symmetrized if the file is).
-The first decision whose move does not keep the best result is the agent's first mistake on
-the line; the plies after it say how deep the refutation is.
+move is proved by the compiled search (`perfect`'s ``move_values``, one proof table for the
+whole line; boards up to its cell limit, each proof within ``--seconds``) and the line prints:
+the ply, the moves that keep the best result the seat can force, the move played and whether it
+keeps it, the network's value and its most probable moves (a network file; the raw network,
+symmetrized if the file is). The first decision whose move does not keep the best result is the
+agent's first mistake on the line; the plies after it say how deep the refutation is.
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ import argparse
 from pathlib import Path
 
 from tttlab.agents.network import NetworkAgent
+from tttlab.agents.proved import ProvedAgent
+from tttlab.cli.play_cmd import parse_human_move
 from tttlab.errors import TttlabError
 from tttlab.game import Player, Position
 from tttlab.io import load_agent_file
-from tttlab.solvers.bitboard import prove
 
 
 def main() -> None:
@@ -34,23 +35,24 @@ def main() -> None:
     args = parser.parse_args()
     try:
         walk(args)
-    except (TttlabError, ValueError) as error:  # a bad file, move or board: one line
+    except TttlabError as error:  # a bad file, move or board: one line
         raise SystemExit(f"first_mistake: {error}") from None
 
 
 def walk(args: argparse.Namespace) -> None:
     agent = load_agent_file(args.file)
     side = Player.X if args.side == "X" else Player.O
-    sign = 1 if side is Player.X else -1  # proved values are X's; the seat's is sign * value
+    judge = ProvedAgent(agent.geometry, time_limit=args.seconds)
     position = Position.initial(agent.geometry)
     first: int | None = None
-    for text in args.moves.split(","):
-        move = int(text) - 1
+    typed = args.moves.replace(",", " ").split()
+    for text in typed:
+        if position.is_terminal:
+            raise TttlabError(f"--moves goes on after the game is over: {text}")
+        move = parse_human_move(text, position)
         if position.to_move is side:
-            values = {
-                m: sign * prove(position.apply(m), time_limit=args.seconds).value
-                for m in position.legal_moves
-            }
+            proved = judge.move_values(position)  # the mover's +1 / 0 / -1, move by move
+            values = {m: int(v) for m, v in (proved or {}).items()}
             best = max(values.values())
             keep = sorted(m for m, v in values.items() if v == best)
             kept = values[move] == best
@@ -76,11 +78,13 @@ def walk(args: argparse.Namespace) -> None:
             stones = f"{position.ply} stone{'' if position.ply == 1 else 's'}"
             print(f"ply {position.ply + 1} ({stones}): {verdict}{shown}", flush=True)
         position = position.apply(move)
-    total = len(args.moves.split(","))
+    total = len(typed)
     print(
         "no mistake on the line"
         if first is None
-        else f"first mistake at ply {first}, {total - first} more plies to the end of the line"
+        else f"first mistake at ply {first}, {total - first} more "
+        + ("ply" if total - first == 1 else "plies")
+        + " to the end of the line"
     )
 
 
