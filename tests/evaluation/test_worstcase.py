@@ -4,16 +4,17 @@ on every board that has one, for built-in, table and network agents."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pytest
 
 import tttlab
 from tttlab.agents import Agent, make_agent
+from tttlab.agents.base import probability_rows
 from tttlab.agents.learned import LearnedAgent
 from tttlab.agents.network import Architecture, NetworkAgent
-from tttlab.errors import AgentError
+from tttlab.errors import AgentError, TttlabError
 from tttlab.evaluation import (
     ProofTooLarge,
     evaluate_seats,
@@ -146,6 +147,62 @@ def test_limits_and_refusals() -> None:
     with pytest.raises(AgentError, match=r"mcts.10. is not deterministic"):
         prove_worst_case(mcts, Geometry(), Player.X)
     assert unprovable_reason(perfect) is None
+
+
+class _Clock:
+    """A stand-in for the walk's clock: time passes only when the agent, asked about a
+    board with ``slow_at`` stones, thinks for ``thinking`` seconds."""
+
+    def __init__(self, slow_at: int, thinking: float) -> None:
+        self.now, self.slow_at, self.thinking = 0.0, slow_at, thinking
+
+    def perf_counter(self) -> float:
+        return self.now
+
+    def rows(self, agent: Agent) -> Callable[[np.ndarray, int], np.ndarray]:
+        def ask(boards: np.ndarray, mover: int) -> np.ndarray:
+            if (boards[0] != 0).sum() == self.slow_at:
+                self.now += self.thinking
+            return probability_rows(agent, Geometry(), boards)
+
+        return ask
+
+
+def test_a_time_budget_never_gives_a_verdict_it_has_not_walked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import tttlab.evaluation.worstcase as worstcase
+
+    perfect = make_agent("perfect", Geometry())
+    # No loss anywhere: out of time at ply 3 is no verdict, where the whole walk proves a draw.
+    clock = _Clock(slow_at=3, thinking=10.0)
+    monkeypatch.setattr(worstcase, "time", clock)
+    with pytest.raises(ProofTooLarge, match=r"ran out of time after [0-9,]+ positions"):
+        prove_worst_case(perfect, Geometry(), Player.O, rows=clock.rows(perfect), seconds=5.0)
+    clock = _Clock(slow_at=3, thinking=1.0)  # within the budget: the proof as without one
+    monkeypatch.setattr(worstcase, "time", clock)
+    within = prove_worst_case(perfect, Geometry(), Player.O, rows=clock.rows(perfect), seconds=5.0)
+    assert (within.worst_case, within.positions, within.complete) == (0, 1914, True)
+
+    # A loss found before the time ran out is proved; the walk stops there, as after_loss.
+    minimax = make_agent("minimax:1", Geometry())
+    whole = prove_worst_case(minimax, Geometry(), Player.O)
+    clock = _Clock(slow_at=5, thinking=10.0)  # the loss comes at ply 5, then time runs out
+    monkeypatch.setattr(worstcase, "time", clock)
+    cut = prove_worst_case(minimax, Geometry(), Player.O, rows=clock.rows(minimax), seconds=5.0)
+    assert whole.complete
+    assert whole.line == (4, 0, 3, 2, 5)
+    assert (cut.worst_case, cut.line, cut.complete, cut.win) == (-1, whole.line, False, None)
+    assert cut.positions < whole.positions
+
+
+def test_the_api_bounds_a_proof_only() -> None:
+    with pytest.raises(TttlabError, match="applies with prove=True"):
+        tttlab.evaluate("perfect", seconds=5.0)
+    with pytest.raises(TttlabError, match="above 0"):
+        tttlab.evaluate("perfect", prove=True, seconds=0.0)
+    proof = tttlab.evaluate("minimax:1", prove=True, seconds=600.0)
+    assert (proof.X.worst_case, proof.O.line) == (0, (4, 0, 3, 2, 5))
 
 
 def test_an_agent_that_plays_an_occupied_cell_is_refused() -> None:

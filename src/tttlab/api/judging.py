@@ -3,6 +3,7 @@ grading a student's exercise (``ttt check``)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, overload
@@ -13,7 +14,7 @@ from tttlab.api.agents import as_agent
 from tttlab.api.checks import geometry_of, seat_of, space_within
 from tttlab.api.results import Evaluation, Proof
 from tttlab.errors import AgentError, NotDeterministic, TttlabError
-from tttlab.evaluation import evaluate_seats, prove_worst_case
+from tttlab.evaluation import ProofReport, evaluate_seats, prove_worst_case
 from tttlab.game import Geometry, Player
 from tttlab.io.useragent import sampling_if_it_differs
 from tttlab.limits import EXACT_JUDGE_POSITIONS
@@ -42,6 +43,7 @@ def evaluate(
     *,
     convention: str | None = ...,
     prove: Literal[True],
+    seconds: float | None = ...,
 ) -> Proof: ...
 
 
@@ -52,6 +54,7 @@ def evaluate(
     *,
     convention: str | None = None,
     prove: bool = False,
+    seconds: float | None = None,
 ) -> Evaluation | Proof:
     """Evaluate an agent exactly, over the whole game graph: ``ttt eval``.
 
@@ -64,7 +67,9 @@ def evaluate(
     With ``prove=True`` (``ttt eval --prove``) no table is built: the worst case of each
     seat is proved by walking every game the agent can play, on boards of any size (see
     :mod:`tttlab.evaluation.worstcase`); the optimal share is ``None`` and a seat that
-    can be beaten carries its shortest losing line.
+    can be beaten carries its shortest losing line. ``seconds`` bounds the whole proof (all
+    its seats): a seat neither proved nor refuted by then raises
+    :class:`~tttlab.evaluation.ProofTooLarge`, so no verdict claims more than was walked.
 
     Examples:
         >>> import tttlab
@@ -79,7 +84,9 @@ def evaluate(
     player, geometry = as_agent(agent, geometry, convention)
     seats = None if seat is None else (seat_of(seat),)
     if prove:
-        return _proof(player, geometry, seats)
+        return _proof(player, geometry, seats, seconds)
+    if seconds is not None:
+        raise TttlabError("seconds bounds a proof: it applies with prove=True")
     space_within(
         geometry,
         EXACT_JUDGE_POSITIONS,
@@ -91,14 +98,22 @@ def evaluate(
     return Evaluation(geometry.name, player.name, reports.get("X"), reports.get("O"), sampled)
 
 
-def _proof(player: Agent, geometry: Geometry, seats: tuple[Player, ...] | None) -> Proof:
+def _proof(
+    player: Agent, geometry: Geometry, seats: tuple[Player, ...] | None, seconds: float | None
+) -> Proof:
     played = tuple(getattr(player, "seats", (Player.X, Player.O)))
     chosen = seats or played
     for side in chosen:
         if side not in played:
             raise TttlabError(f"{player.name} does not play {side.name}")
+    if seconds is not None and not seconds > 0:
+        raise TttlabError(f"a proof's seconds must be above 0, got {seconds}")
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    reports: dict[str, ProofReport] = {}
     try:
-        reports = {side.name: prove_worst_case(player, geometry, side) for side in chosen}
+        for side in chosen:
+            left = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
+            reports[side.name] = prove_worst_case(player, geometry, side, seconds=left)
     except NotDeterministic as error:
         raise AgentError(f"{error}; no proof covers every move it may play") from None
     return Proof(geometry.name, player.name, reports.get("X"), reports.get("O"))

@@ -55,6 +55,14 @@ def _frac(x: float) -> str:
     "shortest losing line if there is one.",
 )
 @click.option(
+    "--seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="With --prove: the time the whole proof may take. A seat neither proved nor beaten "
+    "by then is an error (nothing proved either way), not a verdict. Looked at between batches "
+    "of 65,536 positions.",
+)
+@click.option(
     "--stochastic",
     is_flag=True,
     help="Judge a policy network (ppo, alphazero) by its own move distribution, not its "
@@ -74,10 +82,13 @@ def eval_command(
     convention: str | None,
     stochastic: bool,
     prove: bool,
+    seconds: float | None,
 ) -> None:
     """Evaluate AGENT exactly: worst case, results against random, optimal share."""
     if prove and sample is not None:
         raise CommandError("--prove and --sample are two ways to judge: choose one")
+    if seconds is not None and not prove:
+        raise CommandError("--seconds bounds a proof: it applies with --prove")
     geometry, (player,) = load_agents([agent], board, k, convention=convention)
     if stochastic:
         if not isinstance(player, NetworkAgent):
@@ -92,7 +103,7 @@ def eval_command(
         _sampled(player, geometry, side, sample, seed, as_json)
         return
     if prove:
-        _proved(player, agent, geometry, side, as_json)
+        _proved(player, agent, geometry, side, as_json, seconds)
         return
     try:
         with err.status(f"Evaluating {player.name} on {geometry.name}…"):
@@ -168,11 +179,16 @@ def _share(x: float) -> str:
 
 
 def _proved(
-    player: Agent, argument: str, geometry: Geometry, side: str | None, as_json: bool
+    player: Agent,
+    argument: str,
+    geometry: Geometry,
+    side: str | None,
+    as_json: bool,
+    seconds: float | None,
 ) -> None:
     try:
         with err.status(f"Proving the worst case of {player.name} on {geometry.name}…"):
-            evaluation = api.evaluate(player, geometry, side, prove=True)
+            evaluation = api.evaluate(player, geometry, side, prove=True, seconds=seconds)
     except TttlabError as error:
         raise CommandError(str(error)) from None
     _established(player)

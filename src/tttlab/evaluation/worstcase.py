@@ -44,7 +44,8 @@ Rows = Callable[[npt.NDArray[np.int8], int], npt.NDArray[np.float64]]
 
 
 class ProofTooLarge(TttlabError):
-    """The walk reached its position limit before the end of the game graph."""
+    """The walk reached its position limit or its time budget before it found a loss or
+    reached the end of the game graph: nothing is proved either way."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ def prove_worst_case(
     limit: int = PROOF_POSITIONS,
     after_loss: int = PROOF_SHARES_POSITIONS,
     rows: Rows | None = None,
+    seconds: float | None = None,
 ) -> ProofReport:
     """Prove ``agent``'s worst case on ``side`` by walking every game it can play.
 
@@ -139,6 +141,9 @@ def prove_worst_case(
             ``None`` (``complete`` False).
         rows: the agent's move probabilities for a batch of boards and a mover (by default
             from the agent itself).
+        seconds: the time budget, looked at between batches of the walk (one batch may
+            overrun it): past it with no loss found, :class:`ProofTooLarge`; past it after a
+            loss, the worst case is proved and the walk stops as at ``after_loss``.
 
     Examples:
         >>> from tttlab.agents import make_agent
@@ -152,6 +157,17 @@ def prove_worst_case(
         raise AgentError(reason)
     ask = rows or _agent_rows(agent, geometry)
     started = time.perf_counter()
+    deadline = None if seconds is None else started + seconds
+
+    def out_of_time() -> bool:
+        return deadline is not None and time.perf_counter() > deadline
+
+    def give_up(positions: int) -> ProofTooLarge:
+        return ProofTooLarge(
+            f"the proof of {side.name} ran out of time after {positions:,} positions without "
+            "finding a loss: nothing is proved either way"
+        )
+
     cells = geometry.cells
     weights = geometry.weights.astype(np.int64)
     mine = int(side)
@@ -171,10 +187,17 @@ def prove_worst_case(
         mover = int(Player.X) if ply % 2 == 0 else int(Player.O)
         legal = boards[:, :cells] == 0
         if mover == mine:
+            asked = []
+            for s in range(0, ids.size, _CHUNK):
+                if s and out_of_time():
+                    if first_loss is None:
+                        raise give_up(positions)
+                    break
+                asked.append(ask(boards[s : s + _CHUNK, :cells], mover))
+            if len(asked) * _CHUNK < ids.size:
+                break  # a loss is proved and the time is up: stop as after_loss does
             decisions += ids.size
-            probs = np.concatenate(
-                [ask(boards[s : s + _CHUNK, :cells], mover) for s in range(0, ids.size, _CHUNK)]
-            )
+            probs = np.concatenate(asked)
             check_rows(agent.name, geometry, boards, probs)
             played = probs > 0
             if (played & ~legal).any():
@@ -220,8 +243,10 @@ def prove_worst_case(
         history.append((parent[first], move[first]))
         boards = boards[parent[first]]
         boards[np.arange(ids.size), move[first]] = mover
-        if first_loss is not None and positions > after_loss and ids.size:
+        if first_loss is not None and (positions > after_loss or out_of_time()) and ids.size:
             break
+        if out_of_time() and ids.size:
+            raise give_up(positions)
         if positions > limit and ids.size:
             raise ProofTooLarge(
                 f"the proof met more than {limit:,} positions without finding a loss "
