@@ -26,6 +26,7 @@ __all__ = [
     "EXACT_JUDGE_POSITIONS",
     "MDP_POSITIONS",
     "PERFECT_MOVE_SECONDS",
+    "PROOF_BATCH",
     "PROOF_POSITIONS",
     "PROOF_SHARES_POSITIONS",
     "ROUTINE_JUDGE_POSITIONS",
@@ -58,6 +59,12 @@ ROUTINE_JUDGE_POSITIONS = 2_000_000
 #: took 430 MB at its peak for 2.6 million positions. Up to this many positions in all, a
 #: few GiB; an agent that needs more has not been proved (nor beaten) within it.
 PROOF_POSITIONS = 100_000_000
+
+#: ``ttt eval --prove`` asks the agent about this many positions at once (a network: one
+#: batched forward pass or search) and expands as many parents at a time, which bounds the
+#: memory of one step (children × cells bytes). A time budget (``--seconds``) is looked at
+#: between batches, so one batch may overrun it (256 simulations on 5×5: most of a minute).
+PROOF_BATCH = 65_536
 
 #: Once the proof has found a loss, the worst case is proved; it goes on (for the exact
 #: results against random) only up to this many positions, seconds of work.

@@ -29,6 +29,7 @@ from tttlab.evaluation.worstcase import ProofReport
 from tttlab.game import Geometry, Player, Position, StateSpaceTooLarge
 from tttlab.io import UserAgent
 from tttlab.io.useragent import sampling_if_it_differs
+from tttlab.limits import PROOF_BATCH
 from tttlab.render import board_text
 
 
@@ -60,7 +61,7 @@ def _frac(x: float) -> str:
     default=None,
     help="With --prove: the time the whole proof may take. A seat neither proved nor beaten "
     "by then is an error (nothing proved either way), not a verdict. Looked at between batches "
-    "of 65,536 positions.",
+    f"of {PROOF_BATCH:,} positions.",
 )
 @click.option(
     "--stochastic",

@@ -33,12 +33,10 @@ from tttlab.agents.base import check_rows, is_deterministic, probability_rows
 from tttlab.errors import AgentError, TttlabError
 from tttlab.evaluation.exact import against_random
 from tttlab.game import Geometry, Player, Position
-from tttlab.limits import PROOF_POSITIONS, PROOF_SHARES_POSITIONS
+from tttlab.limits import PROOF_BATCH, PROOF_POSITIONS, PROOF_SHARES_POSITIONS
 
 __all__ = ["ProofReport", "ProofTooLarge", "prove_worst_case", "unprovable_reason"]
 
-#: Parents expanded at once: bounds the memory of one step (children × cells bytes).
-_CHUNK = 1 << 16
 
 Rows = Callable[[npt.NDArray[np.int8], int], npt.NDArray[np.float64]]
 
@@ -188,13 +186,13 @@ def prove_worst_case(
         legal = boards[:, :cells] == 0
         if mover == mine:
             asked = []
-            for s in range(0, ids.size, _CHUNK):
+            for s in range(0, ids.size, PROOF_BATCH):
                 if s and out_of_time():
                     if first_loss is None:
                         raise give_up(positions)
                     break
-                asked.append(ask(boards[s : s + _CHUNK, :cells], mover))
-            if len(asked) * _CHUNK < ids.size:
+                asked.append(ask(boards[s : s + PROOF_BATCH, :cells], mover))
+            if len(asked) * PROOF_BATCH < ids.size:
                 break  # a loss is proved and the time is up: stop as after_loss does
             decisions += ids.size
             probs = np.concatenate(asked)
@@ -213,11 +211,11 @@ def prove_worst_case(
 
         # Did the move win? Only lines through the moved cell can have changed.
         won = np.zeros(parent.size, dtype=np.bool_)
-        for s in range(0, parent.size, _CHUNK):
-            p, m = parent[s : s + _CHUNK], move[s : s + _CHUNK]
+        for s in range(0, parent.size, PROOF_BATCH):
+            p, m = parent[s : s + PROOF_BATCH], move[s : s + PROOF_BATCH]
             after = boards[p]
             after[np.arange(p.size), m] = mover
-            won[s : s + _CHUNK] = geometry.completes_line(after, m, mover)
+            won[s : s + PROOF_BATCH] = geometry.completes_line(after, m, mover)
         full = ply + 1 == cells
         ended = won | full
         if won.any():
