@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -199,3 +200,81 @@ def test_bad_agent_files_exit_2(tmp_path: Path) -> None:
         assert result.returncode == 2
         assert "not a tttlab agent file" in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_proofs_progress_is_a_spinners_text_or_plain_lines() -> None:
+    import io
+
+    from rich.console import Console
+
+    from tttlab.cli.common import StatusLine
+    from tttlab.cli.eval_cmd import proof_text
+    from tttlab.evaluation import ProofProgress
+    from tttlab.game import Player
+
+    asking = ProofProgress(Player.O, 9, 1_234_567, 65_536, 200_000, 41.6)
+    between = ProofProgress(Player.O, 10, 1_500_000, 0, 180_000, 47.2)
+    assert proof_text(asking, "az.npz:64 on 5x5k4", 25) == (
+        "Proving O of az.npz:64 on 5x5k4: ply 9 of 25, 1,234,567 positions, 65,536 of "
+        "200,000 answered (42 s)"
+    )
+    assert proof_text(between, "net[x]", 25) == (
+        "Proving O of net[x]: ply 10 of 25, 1,500,000 positions (47 s)"
+    )
+
+    buffer = io.StringIO()  # off a terminal: whole plain lines, markup left as it is
+    plain = Console(file=buffer, force_terminal=False, force_jupyter=False, width=20)
+    line = StatusLine(None, plain, plain_every=0.0)
+    line.show(proof_text(asking, "az.npz:64 on 5x5k4", 25))
+    line.show("[bold]net[x][/bold]")
+    assert buffer.getvalue().splitlines() == [
+        proof_text(asking, "az.npz:64 on 5x5k4", 25),
+        "[bold]net[x][/bold]",
+    ]
+    quiet = io.StringIO()  # at most one line every plain_every seconds
+    line = StatusLine(None, Console(file=quiet, force_terminal=False), plain_every=3600.0)
+    line.show("not yet")
+    assert quiet.getvalue() == ""
+
+    class Spinner:
+        def __init__(self) -> None:
+            self.texts: list[str] = []
+
+        def update(self, text: str) -> None:
+            self.texts.append(text)
+
+    spinner = Spinner()  # on a terminal: the spinner's text, escaped for rich
+    terminal = Console(file=io.StringIO(), force_terminal=True)
+    StatusLine(spinner, terminal).show("net[x]")  # type: ignore[arg-type]
+    assert spinner.texts == ["net\\[x]…"]
+
+
+def test_eval_prove_and_sample_say_where_they_are_in_a_log(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Off a terminal, a line every 10 s; with no wait here, a line at every step, so the
+    command's wiring shows: the proof's last line is its last ply, the sample's its count."""
+    import functools
+
+    from click.testing import CliRunner
+
+    from tttlab.cli import eval_cmd
+    from tttlab.cli.common import StatusLine
+
+    monkeypatch.setattr(eval_cmd, "StatusLine", functools.partial(StatusLine, plain_every=0.0))
+    proved = CliRunner().invoke(eval_cmd.eval_command, ["minimax:1", "--prove", "--as", "O"])
+    assert proved.exit_code == 0, proved.output
+    lines = [x for x in proved.stderr.splitlines() if x.startswith("Proving O of minimax")]
+    walked = re.search(r"\(([\d,]+) positions in", proved.stdout)
+    assert walked is not None
+    assert re.fullmatch(
+        rf"Proving O of minimax\(depth=1\) on 3x3k3: ply 9 of 9, {walked[1]} positions \(\d+ s\)",
+        lines[-1],
+    )
+    assert any(" answered" in x for x in lines[:-1])
+    sampled = CliRunner().invoke(
+        eval_cmd.eval_command, ["perfect", "--sample", "20", "--as", "X", "--board", "3x4"]
+    )
+    assert sampled.exit_code == 0, sampled.output
+    last = sampled.stderr.splitlines()[-1]
+    assert re.fullmatch(r"Judging X's sampled decisions of perfect: \d\d of 20 \(\d+ s\)", last)

@@ -16,6 +16,7 @@ from tttlab.agents.learned import LearnedAgent
 from tttlab.agents.network import Architecture, NetworkAgent
 from tttlab.errors import AgentError, TttlabError
 from tttlab.evaluation import (
+    ProofProgress,
     ProofTooLarge,
     evaluate_seats,
     prove_worst_case,
@@ -203,6 +204,29 @@ def test_the_api_bounds_a_proof_only() -> None:
         tttlab.evaluate("perfect", prove=True, seconds=0.0)
     proof = tttlab.evaluate("minimax:1", prove=True, seconds=600.0)
     assert (proof.X.worst_case, proof.O.line) == (0, (4, 0, 3, 2, 5))
+
+
+def test_progress_follows_the_walk_to_the_reports_count() -> None:
+    steps: list[ProofProgress] = []
+    perfect = make_agent("perfect", Geometry())
+    report = prove_worst_case(perfect, Geometry(), Player.O, progress=steps.append)
+    assert [s.ply for s in steps] == sorted(s.ply for s in steps)
+    assert [s.positions for s in steps] == sorted(s.positions for s in steps)
+    assert {s.side for s in steps} == {Player.O}
+    # O is asked on the odd plies, about every position of the ply by the last batch
+    assert sorted({s.ply for s in steps if s.asked}) == [1, 3, 5, 7]
+    assert all(s.asked == s.frontier for s in steps if s.asked)
+    assert (steps[-1].ply, steps[-1].frontier) == (9, 0)
+    assert steps[-1].positions == report.positions == 1914
+
+    seen: list[ProofProgress] = []
+    proof = tttlab.evaluate("minimax:1", prove=True, on_progress=seen.append)
+    assert [s.side for s in seen] == sorted((s.side for s in seen), key=int)
+    assert {s.side for s in seen} == {Player.X, Player.O}
+    last_o = [s for s in seen if s.side is Player.O][-1]
+    assert proof.O.positions == last_o.positions
+    with pytest.raises(TttlabError, match="applies with prove=True"):
+        tttlab.evaluate("perfect", on_progress=seen.append)
 
 
 def test_an_agent_that_plays_an_occupied_cell_is_refused() -> None:

@@ -4,7 +4,7 @@ grading a student's exercise (``ttt check``)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, overload
 
@@ -14,7 +14,7 @@ from tttlab.api.agents import as_agent
 from tttlab.api.checks import geometry_of, seat_of, space_within
 from tttlab.api.results import Evaluation, Proof
 from tttlab.errors import AgentError, NotDeterministic, TttlabError
-from tttlab.evaluation import ProofReport, evaluate_seats, prove_worst_case
+from tttlab.evaluation import ProofProgress, ProofReport, evaluate_seats, prove_worst_case
 from tttlab.game import Geometry, Player
 from tttlab.io.useragent import sampling_if_it_differs
 from tttlab.limits import EXACT_JUDGE_POSITIONS
@@ -44,6 +44,7 @@ def evaluate(
     convention: str | None = ...,
     prove: Literal[True],
     seconds: float | None = ...,
+    on_progress: Callable[[ProofProgress], None] | None = ...,
 ) -> Proof: ...
 
 
@@ -55,6 +56,7 @@ def evaluate(
     convention: str | None = None,
     prove: bool = False,
     seconds: float | None = None,
+    on_progress: Callable[[ProofProgress], None] | None = None,
 ) -> Evaluation | Proof:
     """Evaluate an agent exactly, over the whole game graph: ``ttt eval``.
 
@@ -70,6 +72,8 @@ def evaluate(
     can be beaten carries its shortest losing line. ``seconds`` bounds the whole proof (all
     its seats): a seat neither proved nor refuted by then raises
     :class:`~tttlab.evaluation.ProofTooLarge`, so no verdict claims more than was walked.
+    ``on_progress`` is told where the walk is (a :class:`~tttlab.evaluation.ProofProgress`,
+    with its seat) after each batch the agent answers and at the end of each ply.
 
     Examples:
         >>> import tttlab
@@ -84,9 +88,11 @@ def evaluate(
     player, geometry = as_agent(agent, geometry, convention)
     seats = None if seat is None else (seat_of(seat),)
     if prove:
-        return _proof(player, geometry, seats, seconds)
+        return _proof(player, geometry, seats, seconds, on_progress)
     if seconds is not None:
         raise TttlabError("seconds bounds a proof: it applies with prove=True")
+    if on_progress is not None:
+        raise TttlabError("on_progress follows a proof's walk: it applies with prove=True")
     space_within(
         geometry,
         EXACT_JUDGE_POSITIONS,
@@ -99,7 +105,11 @@ def evaluate(
 
 
 def _proof(
-    player: Agent, geometry: Geometry, seats: tuple[Player, ...] | None, seconds: float | None
+    player: Agent,
+    geometry: Geometry,
+    seats: tuple[Player, ...] | None,
+    seconds: float | None,
+    on_progress: Callable[[ProofProgress], None] | None,
 ) -> Proof:
     played = tuple(getattr(player, "seats", (Player.X, Player.O)))
     chosen = seats or played
@@ -113,7 +123,9 @@ def _proof(
     try:
         for side in chosen:
             left = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
-            reports[side.name] = prove_worst_case(player, geometry, side, seconds=left)
+            reports[side.name] = prove_worst_case(
+                player, geometry, side, seconds=left, progress=on_progress
+            )
     except NotDeterministic as error:
         raise AgentError(f"{error}; no proof covers every move it may play") from None
     return Proof(geometry.name, player.name, reports.get("X"), reports.get("O"))

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from functools import partial
 from typing import Any
 
 import click
 import numpy as np
+from rich.markup import escape
 
 from tttlab import api
 from tttlab.agents import Agent, AgentError
 from tttlab.agents.network import NetworkAgent
 from tttlab.cli.common import (
     CommandError,
+    StatusLine,
     board_options,
     convention_option,
     err,
@@ -25,7 +28,7 @@ from tttlab.cli.common import (
 from tttlab.cli.loading import load_agents
 from tttlab.errors import TttlabError
 from tttlab.evaluation.sampled import sampled_decisions
-from tttlab.evaluation.worstcase import ProofReport
+from tttlab.evaluation.worstcase import ProofProgress, ProofReport
 from tttlab.game import Geometry, Player, Position, StateSpaceTooLarge
 from tttlab.io import UserAgent
 from tttlab.io.useragent import sampling_if_it_differs
@@ -140,11 +143,21 @@ def _sampled(
     seats = [Player.parse(side)] if side else list(getattr(player, "seats", (Player.X, Player.O)))
     rng = np.random.default_rng(seed)
     reports: dict[str, Any] = {}
-    with err.status(f"Judging {decisions:,} sampled decisions of {player.name}…"):
+    started = time.perf_counter()
+    with err.status(f"Judging {decisions:,} sampled decisions of {escape(player.name)}…") as status:
+        line = StatusLine(status, err)
         for seat in seats:
+
+            def judged(done: int, seat: Player = seat) -> None:
+                line.show(
+                    f"Judging {seat.name}'s sampled decisions of {player.name}: {done:,} of "
+                    f"{decisions:,} ({time.perf_counter() - started:.0f} s)"
+                )
+
             try:
                 report = sampling_if_it_differs(
-                    player, partial(sampled_decisions, player, geometry, seat, decisions, rng)
+                    player,
+                    partial(sampled_decisions, player, geometry, seat, decisions, rng, judged),
                 )
             except ValueError as error:
                 raise CommandError(str(error)) from None
@@ -179,6 +192,15 @@ def _share(x: float) -> str:
     return f"{x:.4f} ({_frac(x)})"
 
 
+def proof_text(step: ProofProgress, what: str, cells: int) -> str:
+    """Where a proof is, in words: the walk's size is not known until it ends, so there is
+    no total, only the ply, the positions met and how much of the ply is answered."""
+    where = f"ply {step.ply} of {cells}, {step.positions:,} positions"
+    if step.asked:
+        where += f", {step.asked:,} of {step.frontier:,} answered"
+    return f"Proving {step.side.name} of {what}: {where} ({step.seconds:.0f} s)"
+
+
 def _proved(
     player: Agent,
     argument: str,
@@ -188,8 +210,17 @@ def _proved(
     seconds: float | None,
 ) -> None:
     try:
-        with err.status(f"Proving the worst case of {player.name} on {geometry.name}…"):
-            evaluation = api.evaluate(player, geometry, side, prove=True, seconds=seconds)
+        what = f"{player.name} on {geometry.name}"
+        with err.status(f"Proving the worst case of {escape(what)}…") as status:
+            line = StatusLine(status, err)
+            evaluation = api.evaluate(
+                player,
+                geometry,
+                side,
+                prove=True,
+                seconds=seconds,
+                on_progress=lambda step: line.show(proof_text(step, what, geometry.cells)),
+            )
     except TttlabError as error:
         raise CommandError(str(error)) from None
     _established(player)

@@ -11,6 +11,7 @@ from tttlab.evaluation.exact import (
 )
 from tttlab.evaluation.sampled import SampledReport, sampled_evaluation
 from tttlab.evaluation.worstcase import (
+    ProofProgress,
     ProofReport,
     ProofTooLarge,
     prove_worst_case,
@@ -20,6 +21,7 @@ from tttlab.evaluation.worstcase import (
 __all__ = [
     "Mistake",
     "Pairing",
+    "ProofProgress",
     "ProofReport",
     "ProofTooLarge",
     "SampledReport",

@@ -7,6 +7,7 @@ The positions are sampled, but each verdict is exact.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,11 +45,17 @@ def sampled_evaluation(
 
 
 def sampled_decisions(
-    agent: Agent, geometry: Geometry, side: Player, decisions: int, rng: np.random.Generator
+    agent: Agent,
+    geometry: Geometry,
+    side: Player,
+    decisions: int,
+    rng: np.random.Generator,
+    progress: Callable[[int], None] | None = None,
 ) -> SampledReport:
     """Games against random until ``decisions`` decisions of ``agent`` have been judged
-    (the last game is played to its end, so a few more may be)."""
-    return _judge(agent, geometry, side, rng, decisions=decisions)
+    (the last game is played to its end, so a few more may be). ``progress`` is called with
+    the decisions judged so far after each game."""
+    return _judge(agent, geometry, side, rng, decisions=decisions, progress=progress)
 
 
 def _judge(
@@ -59,6 +66,7 @@ def _judge(
     *,
     games: int | None = None,
     decisions: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> SampledReport:
     values: dict[int, int] = {}
     # One table for every proof of the evaluation, sized for the hardest (the early
@@ -94,6 +102,8 @@ def _judge(
             p = p.apply(move)
         key = "draw" if p.winner is None else ("win" if p.winner is side else "loss")
         results[key] += 1
+        if progress is not None:
+            progress(judged)
     return SampledReport(
         games=played,
         win=results["win"] / max(played, 1),

@@ -35,7 +35,13 @@ from tttlab.evaluation.exact import against_random
 from tttlab.game import Geometry, Player, Position
 from tttlab.limits import PROOF_BATCH, PROOF_POSITIONS, PROOF_SHARES_POSITIONS
 
-__all__ = ["ProofReport", "ProofTooLarge", "prove_worst_case", "unprovable_reason"]
+__all__ = [
+    "ProofProgress",
+    "ProofReport",
+    "ProofTooLarge",
+    "prove_worst_case",
+    "unprovable_reason",
+]
 
 
 Rows = Callable[[npt.NDArray[np.int8], int], npt.NDArray[np.float64]]
@@ -44,6 +50,19 @@ Rows = Callable[[npt.NDArray[np.int8], int], npt.NDArray[np.float64]]
 class ProofTooLarge(TttlabError):
     """The walk reached its position limit or its time budget before it found a loss or
     reached the end of the game graph: nothing is proved either way."""
+
+
+@dataclass(frozen=True)
+class ProofProgress:
+    """Where a proof's walk is: told after each batch the agent is asked about and at the end
+    of each ply. The walk's size is not known until it ends, so there is no total to show."""
+
+    side: Player
+    ply: int  # moves made before the positions being walked (0 at the empty board)
+    positions: int  # distinct positions met so far
+    asked: int  # positions of this ply the agent has answered (0 on the opponent's plies)
+    frontier: int  # positions still in play at this ply
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -125,6 +144,7 @@ def prove_worst_case(
     after_loss: int = PROOF_SHARES_POSITIONS,
     rows: Rows | None = None,
     seconds: float | None = None,
+    progress: Callable[[ProofProgress], None] | None = None,
 ) -> ProofReport:
     """Prove ``agent``'s worst case on ``side`` by walking every game it can play.
 
@@ -160,6 +180,11 @@ def prove_worst_case(
     def out_of_time() -> bool:
         return deadline is not None and time.perf_counter() > deadline
 
+    def tell(ply: int, positions: int, asked: int, frontier: int) -> None:
+        if progress is not None:
+            spent = time.perf_counter() - started
+            progress(ProofProgress(side, ply, positions, asked, frontier, spent))
+
     def give_up(positions: int) -> ProofTooLarge:
         return ProofTooLarge(
             f"the proof of {side.name} ran out of time after {positions:,} positions without "
@@ -192,6 +217,7 @@ def prove_worst_case(
                         raise give_up(positions)
                     break
                 asked.append(ask(boards[s : s + PROOF_BATCH, :cells], mover))
+                tell(ply, positions, min(s + PROOF_BATCH, ids.size), ids.size)
             if len(asked) * PROOF_BATCH < ids.size:
                 break  # a loss is proved and the time is up: stop as after_loss does
             decisions += ids.size
@@ -241,6 +267,7 @@ def prove_worst_case(
         history.append((parent[first], move[first]))
         boards = boards[parent[first]]
         boards[np.arange(ids.size), move[first]] = mover
+        tell(ply + 1, positions, 0, ids.size)
         if first_loss is not None and (positions > after_loss or out_of_time()) and ids.size:
             break
         if out_of_time() and ids.size:
