@@ -26,6 +26,7 @@ __all__ = [
     "EXACT_JUDGE_POSITIONS",
     "MDP_POSITIONS",
     "PERFECT_MOVE_SECONDS",
+    "PLAIN_LINE_SECONDS",
     "PROOF_BATCH",
     "PROOF_POSITIONS",
     "PROOF_SHARES_POSITIONS",
@@ -53,6 +54,11 @@ EXACT_JUDGE_POSITIONS = 12_000_000
 #: below 4×4). Beyond it, a curve point judges sampled games and the summary leaves the
 #: evaluation out (``ttt eval`` does it on request).
 ROUTINE_JUDGE_POSITIONS = 2_000_000
+
+#: Off a terminal (a log file, CI), where a bar or a spinner would show nothing or be cut,
+#: progress is a plain line at most every this many seconds (training, ``ttt eval --prove``,
+#: ``ttt eval --sample``): a long run shows it is alive, and a log stays short.
+PLAIN_LINE_SECONDS = 10.0
 
 #: ``ttt eval --prove`` walks every game the agent can play, keeping 16 bytes per position
 #: for the losing line and the widest ply's moves (about 50 bytes each) at a time: 5×5 k=4

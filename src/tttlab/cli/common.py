@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.status import Status
 
 from tttlab.game import DEFAULT, Geometry, GeometryError
+from tttlab.limits import PLAIN_LINE_SECONDS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,7 +33,9 @@ class StatusLine:
     shows nothing, a plain line at most every ``plain_every`` seconds, as training's
     progress writes."""
 
-    def __init__(self, status: Status | None, console: Console, plain_every: float = 10.0):
+    def __init__(
+        self, status: Status | None, console: Console, plain_every: float = PLAIN_LINE_SECONDS
+    ):
         self.status, self.console, self.plain_every = status, console, plain_every
         self.live = console.is_terminal or console.is_jupyter
         self._last = time.monotonic()

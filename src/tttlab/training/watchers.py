@@ -21,6 +21,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from tttlab.limits import PLAIN_LINE_SECONDS
+
 __all__ = ["Callback", "ConsoleProgress", "EventLog", "Tick", "Watcher", "short"]
 
 
@@ -82,7 +84,9 @@ class ConsoleProgress(Watcher):
     width rich guesses, so plain lines are written instead, at most one every
     ``plain_every`` seconds."""
 
-    def __init__(self, console: Console | None = None, plain_every: float = 10.0) -> None:
+    def __init__(
+        self, console: Console | None = None, plain_every: float = PLAIN_LINE_SECONDS
+    ) -> None:
         self.console = console or Console(stderr=True, highlight=False, soft_wrap=True)
         self.live = self.console.is_terminal or self.console.is_jupyter
         self.plain_every = plain_every
