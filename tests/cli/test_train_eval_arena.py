@@ -207,10 +207,10 @@ def test_a_proofs_progress_is_a_spinners_text_or_plain_lines() -> None:
 
     from rich.console import Console
 
-    from tttlab.cli.common import StatusLine
     from tttlab.cli.eval_cmd import proof_text
     from tttlab.evaluation import ProofProgress
     from tttlab.game import Player
+    from tttlab.training.watchers import StatusLine
 
     asking = ProofProgress(Player.O, 9, 1_234_567, 65_536, 200_000, 41.6)
     between = ProofProgress(Player.O, 10, 1_500_000, 0, 180_000, 47.2)
@@ -259,7 +259,7 @@ def test_eval_prove_and_sample_say_where_they_are_in_a_log(
     from click.testing import CliRunner
 
     from tttlab.cli import eval_cmd
-    from tttlab.cli.common import StatusLine
+    from tttlab.training.watchers import StatusLine
 
     monkeypatch.setattr(eval_cmd, "StatusLine", functools.partial(StatusLine, plain_every=0.0))
     proved = CliRunner().invoke(eval_cmd.eval_command, ["minimax:1", "--prove", "--as", "O"])

@@ -7,48 +7,20 @@ import math
 import os
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 from rich.console import Console
-from rich.markup import escape
-from rich.status import Status
 
 from tttlab.game import DEFAULT, Geometry, GeometryError
-from tttlab.limits import PLAIN_LINE_SECONDS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Normal output goes to stdout; progress, prompts for attention and errors to stderr.
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-class StatusLine:
-    """Where long work without a known total is (a proof, sampled judging): on a terminal
-    the text of the command's spinner; anywhere else (a log file, CI), where a spinner
-    shows nothing, a plain line at most every ``plain_every`` seconds, as training's
-    progress writes."""
-
-    def __init__(
-        self, status: Status | None, console: Console, plain_every: float = PLAIN_LINE_SECONDS
-    ):
-        self.status, self.console, self.plain_every = status, console, plain_every
-        self.live = console.is_terminal or console.is_jupyter
-        self._last = time.monotonic()
-
-    def show(self, text: str) -> None:
-        if self.live:
-            if self.status is not None:
-                self.status.update(escape(text) + "…")
-            return
-        now = time.monotonic()
-        if now - self._last >= self.plain_every:
-            self._last = now
-            self.console.print(text, markup=False, crop=False, overflow="ignore")
 
 
 class CommandError(click.ClickException):

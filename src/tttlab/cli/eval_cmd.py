@@ -16,7 +16,6 @@ from tttlab.agents import Agent, AgentError
 from tttlab.agents.network import NetworkAgent
 from tttlab.cli.common import (
     CommandError,
-    StatusLine,
     board_options,
     convention_option,
     err,
@@ -34,6 +33,7 @@ from tttlab.io import UserAgent
 from tttlab.io.useragent import sampling_if_it_differs
 from tttlab.limits import PROOF_BATCH
 from tttlab.render import board_text
+from tttlab.training.watchers import StatusLine
 
 
 def _frac(x: float) -> str:

@@ -1,5 +1,6 @@
 """What watches a training run: a progress display, an event stream for other programs, a
-callback. The driver (:func:`tttlab.training.drive`) tells each one the same things."""
+callback. The driver (:func:`tttlab.training.drive`) tells each one the same things. Its
+plain lines off a terminal (:class:`StatusLine`) serve ``ttt eval``'s long work as well."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -20,10 +22,11 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.status import Status
 
 from tttlab.limits import PLAIN_LINE_SECONDS
 
-__all__ = ["Callback", "ConsoleProgress", "EventLog", "Tick", "Watcher", "short"]
+__all__ = ["Callback", "ConsoleProgress", "EventLog", "StatusLine", "Tick", "Watcher", "short"]
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,30 @@ def _info(tick: Tick, latest: str) -> str:
     return f"{text} {latest}".rstrip()
 
 
+class StatusLine:
+    """Where long work is, in one line of text: on a terminal the text of a spinner
+    (``status``; none: nothing); anywhere else (a log file, CI), where a spinner shows
+    nothing and a bar would be cut to the width rich guesses, a plain line at most every
+    ``plain_every`` seconds."""
+
+    def __init__(
+        self, status: Status | None, console: Console, plain_every: float = PLAIN_LINE_SECONDS
+    ):
+        self.status, self.console, self.plain_every = status, console, plain_every
+        self.live = console.is_terminal or console.is_jupyter
+        self._last = time.monotonic()
+
+    def show(self, text: str) -> None:
+        if self.live:
+            if self.status is not None:
+                self.status.update(escape(text) + "…")
+            return
+        now = time.monotonic()
+        if now - self._last >= self.plain_every:
+            self._last = now
+            self.console.print(text, markup=False, crop=False, overflow="ignore")
+
+
 class ConsoleProgress(Watcher):
     """Progress for a person. On a terminal or in Jupyter, a rich progress bar that appears
     once a run has taken a second. Anywhere else (a log file, CI) a bar would be cut to the
@@ -88,29 +115,25 @@ class ConsoleProgress(Watcher):
         self, console: Console | None = None, plain_every: float = PLAIN_LINE_SECONDS
     ) -> None:
         self.console = console or Console(stderr=True, highlight=False, soft_wrap=True)
-        self.live = self.console.is_terminal or self.console.is_jupyter
-        self.plain_every = plain_every
+        self.plain = StatusLine(None, self.console, plain_every)
+        self.live = self.plain.live
         self._bar: Progress | None = None
         self._task: Any = None
         self._started = time.monotonic()
-        self._last_line = self._started
         self._latest = ""
 
     def progress(self, tick: Tick) -> None:
         if tick.point is not None:
             self._latest = short(tick.point)
-        now = time.monotonic()
         if not self.live:
-            if now - self._last_line >= self.plain_every and tick.done < tick.total:
-                self._last_line = now
+            if tick.done < tick.total:
                 share = 100 * tick.done / max(tick.total, 1)
-                self.console.print(
+                self.plain.show(
                     f"{tick.algorithm}: {tick.done:,} of {tick.total:,} {tick.unit} "
-                    f"({share:.0f}%), {_info(tick, self._latest)}",
-                    crop=False,
-                    overflow="ignore",
+                    f"({share:.0f}%), {_info(tick, self._latest)}"
                 )
             return
+        now = time.monotonic()
         if self._bar is None:
             if now - self._started <= 1.0 or tick.done >= tick.total:
                 return
