@@ -128,6 +128,22 @@ def test_ranges_and_types_are_the_declarations(entry: object) -> None:
                 check_options(learner, {entry.name: bad})
 
 
+def test_convolutions_may_be_none_where_hidden_layers_may_not() -> None:
+    conv = BY_NAME["conv"]
+    for learner in NETWORK_LEARNERS:
+        assert conv.default(learner) == ()
+        for text in ("none", "None", ""):
+            assert check_options(learner, {"conv": text}) == {"conv": ()}
+        assert check_options(learner, {"conv": "32:32"}) == {"conv": (32, 32)}
+        with pytest.raises(ConfigError, match="--hidden must be 1 to 16 layers"):
+            check_options(learner, {"hidden": "none"})
+    assert conv.argv(()) == ["--conv", "none"]
+    assert conv.parse(" none ") == ()
+    assert parse_sets(["conv=none,32:32"]) == {"conv": [(), (32, 32)]}
+    assert conv.range_text() == "0 to 8 layers of 1 to 256"
+    assert BY_NAME["hidden"].range_text() == "1 to 16 layers of 1 to 4096"
+
+
 def test_the_web_lab_lists_the_declaration() -> None:
     client = TestClient(create_app(None))
     algorithms = client.get("/api/algorithms").json()["algorithms"]
@@ -144,7 +160,7 @@ def test_sweep_sets_are_parsed_by_the_declaration() -> None:
     for entry in HYPERPARAMETERS:
         value = _inside(entry)
         if entry.kind == "widths":
-            text = ":".join(str(w) for w in value)  # type: ignore[attr-defined]
+            text = ":".join(str(w) for w in value) or "none"  # type: ignore[attr-defined]
         else:
             text = str(value).lower() if entry.kind == "switch" else str(value)
         key = entry.option[2:]

@@ -131,7 +131,7 @@ def _default_text(h: Any, learner: str) -> str:
     if value is None:
         return str(h.shown or "")
     if isinstance(value, tuple):
-        return ",".join(str(v) for v in value)
+        return ",".join(str(v) for v in value) or "none"
     if isinstance(value, bool):
         return "on" if value else "off"
     return f"{value:g}" if isinstance(value, float) else str(value)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tttlab.errors import ConfigError, TttlabTypeError
+from tttlab.limits import CONV_CHANNELS, CONV_LAYERS
 from tttlab.schedules import SCHEDULE_KINDS, Schedule, schedule_from_options
 
 __all__ = [
@@ -71,7 +72,7 @@ class Hyperparameter:
         name: the Python name (``epsilon_end``); the option is ``--epsilon-end``.
         kind: ``number`` (a float in [low, high]), ``integer``, ``choice`` (one of
             ``choices``), ``switch`` (on or off: ``--double/--no-double``) or ``widths``
-            (hidden layer widths, ``128,128``).
+            (layer widths, ``128,128``; ``none`` for no layers where ``layers`` allows 0).
         help: one line for ``--help``, the web form and the docs.
         defaults: the learners it applies to, each with its default (``None``: derived,
             as ``shown`` says).
@@ -88,7 +89,8 @@ class Hyperparameter:
     low_open: bool = False
     choices: tuple[str, ...] = ()
     shown: str | None = None
-    widths: tuple[int, int] = field(default=(1, 4096))  # widths: per layer, and 16 layers
+    widths: tuple[int, int] = field(default=(1, 4096))  # widths: per layer
+    layers: tuple[int, int] = field(default=(1, 16))  # widths: how many layers
 
     @property
     def option(self) -> str:
@@ -108,7 +110,8 @@ class Hyperparameter:
         if self.kind == "choice":
             return ", ".join(self.choices)
         if self.kind == "widths":
-            return f"1 to 16 layers of {self.widths[0]} to {self.widths[1]}"
+            (fewest, most), (narrowest, widest) = self.layers, self.widths
+            return f"{fewest} to {most} layers of {narrowest} to {widest}"
         if self.kind == "switch":
             return "true or false"
         opening = "(" if self.low_open else "["
@@ -149,6 +152,8 @@ class Hyperparameter:
 
     def _widths(self, value: Any) -> tuple[int, ...]:
         label = self.option
+        if isinstance(value, str) and value.strip().lower() in ("none", ""):
+            value = ()
         if isinstance(value, str):  # "128,128", or "128:128" where commas separate values
             try:
                 value = tuple(int(part) for part in value.replace(":", ",").split(","))
@@ -159,7 +164,8 @@ class Hyperparameter:
         ):
             raise TttlabTypeError(f"{label} must be widths such as (128, 128), not {value!r}")
         low, high = self.widths
-        if not 1 <= len(value) <= 16 or not all(low <= w <= high for w in value):
+        fewest, most = self.layers
+        if not fewest <= len(value) <= most or not all(low <= w <= high for w in value):
             raise ConfigError(f"{label} must be {self.range_text()}, got {value!r}")
         return tuple(value)
 
@@ -185,7 +191,7 @@ class Hyperparameter:
         if self.kind == "switch":
             return [self.option if value else "--no-" + self.option[2:]]
         if self.kind == "widths":
-            return [self.option, ",".join(str(w) for w in value)]
+            return [self.option, ",".join(str(w) for w in value) or "none"]
         return [self.option, str(value) if isinstance(value, str) else repr(value)]
 
     def describe(self, learner: str) -> dict[str, Any]:
@@ -274,6 +280,14 @@ HYPERPARAMETERS: tuple[Hyperparameter, ...] = (
     ),
     Hyperparameter(
         "hidden", "widths", "Widths of the hidden layers.", _each(_NETWORKS, (128, 128))
+    ),
+    Hyperparameter(
+        "conv",
+        "widths",
+        "Channels of 3x3 convolution layers before the hidden layers (none: no convolutions).",
+        _each(_NETWORKS, ()),
+        widths=(1, CONV_CHANNELS),
+        layers=(0, CONV_LAYERS),
     ),
     Hyperparameter(
         "learning_rate",

@@ -63,6 +63,10 @@ def test_network_agents_everywhere(trained: tuple[Path, dict[str, object]]) -> N
         ["train", "q", "--episodes", "10", "--simulations", "8"],
         ["train", "alphazero", "--hidden", "12,x"],
         ["train", "alphazero", "--hidden", "0"],
+        ["train", "alphazero", "--hidden", "none"],
+        ["train", "alphazero", "--conv", "300"],
+        ["train", "alphazero", "--conv", "4,4,4,4,4,4,4,4,4"],
+        ["train", "q", "--episodes", "10", "--conv", "4"],
         ["eval", "AGENT:x"],
         ["eval", "AGENT:0"],
     ],
@@ -132,7 +136,8 @@ def test_ctrl_c_saves_the_network(tmp_path: Path) -> None:
 def test_a_board_beyond_tables_trains_and_is_proved(tmp_path: Path) -> None:
     """Past the tables (4×5 k=4), judging is a choice: here the proof, which finds where
     this barely trained network can be beaten, on each seat (the sampled judgement is
-    tested on 3×3 above)."""
+    tested on 3×3 above). Its network starts with a convolution, which the file keeps
+    with the board's width (5 columns, not 4 rows)."""
     out = tmp_path / "big.npz"
     small = [
         "--board",
@@ -147,13 +152,19 @@ def test_a_board_beyond_tables_trains_and_is_proved(tmp_path: Path) -> None:
         "2",
         "--updates",
         "1",
+        "--conv",
+        "4",
     ]
     result = ttt("train", "alphazero", *small, "--out", str(out), "--json", timeout=300)
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["board"] == "4x5k4"
     assert "evaluation" not in summary
-    assert load_agent_file(out).geometry.cells == 20
+    assert summary["hyperparameters"]["conv"] == [4]  # type: ignore[index]
+    agent = load_agent_file(out)
+    assert agent.geometry.cells == 20
+    assert isinstance(agent, NetworkAgent)
+    assert (agent.architecture.conv, agent.architecture.columns) == ((4,), 5)
     proved = json.loads(ttt("eval", str(out), "--prove", "--json").stdout)
     for seat in "XO":
         assert proved[seat]["proved"] is True

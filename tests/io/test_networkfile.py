@@ -28,9 +28,17 @@ def random_network(
     algorithm: str = "alphazero",
     seed: int = 0,
     symmetrized: bool = False,
+    conv: tuple[int, ...] = (),
 ) -> NetworkAgent:
     head = "q" if algorithm == "dqn" else "policy-value"
-    architecture = Architecture(geometry.cells, (16, 8), head, symmetrized=symmetrized)
+    architecture = Architecture(
+        geometry.cells,
+        (16, 8),
+        head,
+        symmetrized=symmetrized,
+        conv=conv,
+        columns=geometry.cols if conv else 0,
+    )
     rng = np.random.default_rng(seed)
     params = {
         name: rng.normal(size=shape).astype(np.float32)
@@ -45,19 +53,31 @@ def _save(agent: NetworkAgent, path: Path) -> Path:
 
 @pytest.mark.parametrize("algorithm", ["alphazero", "dqn"])
 @pytest.mark.parametrize(
-    ("board", "symmetrized"), [("3x3k3", False), ("3x3k3", True), ("4x4k4", False), ("5x5k4", True)]
+    ("board", "symmetrized", "conv"),
+    [
+        ("3x3k3", False, ()),
+        ("3x3k3", True, ()),
+        ("4x4k4", False, ()),
+        ("5x5k4", True, ()),
+        ("3x4k3", False, (3, 2)),
+        ("5x5k4", True, (4,)),
+    ],
 )
 def test_round_trip_plays_the_same(
-    tmp_path: Path, algorithm: str, board: str, symmetrized: bool
+    tmp_path: Path, algorithm: str, board: str, symmetrized: bool, conv: tuple[int, ...]
 ) -> None:
     geometry = Geometry.parse(board)
-    agent = random_network(geometry, algorithm, symmetrized=symmetrized)
+    agent = random_network(geometry, algorithm, symmetrized=symmetrized, conv=conv)
     path = _save(agent, tmp_path / "net.npz")
     loaded = load_agent_file(path)
     assert isinstance(loaded, NetworkAgent)
     assert loaded.architecture == agent.architecture
-    # unsymmetrized files say nothing of it, as files did before it was named
-    assert ("symmetrized" in archives.header(path)["network"]) == symmetrized  # type: ignore[operator]
+    # unsymmetrized files say nothing of it, as files did before it was named; so with
+    # convolutions, which files of perceptrons alone do not mention
+    network = archives.header(path)["network"]
+    assert ("symmetrized" in network) == symmetrized  # type: ignore[operator]
+    assert network.get("conv", []) == list(conv)  # type: ignore[union-attr]
+    assert ("columns" in network) == bool(conv)  # type: ignore[operator]
     for name, array in agent.params.items():
         np.testing.assert_array_equal(loaded.params[name], array)
     rng = np.random.default_rng(1)
@@ -136,6 +156,15 @@ def test_damage_is_one_error(tmp_path: Path) -> None:
         ("network", {**header["network"], "perspective": "o"}),
         ("network", {**header["network"], "perspective": 1}),
         ("network", {**header["network"], "symmetrized": "yes"}),
+        ("network", {**header["network"], "conv": ["4"], "columns": 3}),
+        ("network", {**header["network"], "conv": 4, "columns": 3}),
+        ("network", {**header["network"], "conv": [4]}),  # no board width
+        ("network", {**header["network"], "conv": [4], "columns": 2}),  # 2 does not divide 9
+        ("network", {**header["network"], "conv": [4], "columns": "3"}),
+        ("network", {**header["network"], "conv": [0], "columns": 3}),
+        ("network", {**header["network"], "conv": [4] * 9, "columns": 3}),
+        ("network", {**header["network"], "columns": 3}),  # a width without convolutions
+        ("network", {**header["network"], "conv": [4], "columns": 3}),  # not its arrays
         ("algorithm", "muzero"),
     ):
         changed_header = {**header, field: value}
@@ -186,6 +215,45 @@ def test_a_symmetrized_network_answers_every_image_of_a_position_alike(
     ]
     assert max(np.abs(image - own).max() for image in images[1:]) > 1e-2
     np.testing.assert_allclose(scores, np.mean(images, axis=0), rtol=1e-5, atol=1e-6)
+
+
+def test_a_convolution_is_scipys_correlation_of_the_planes() -> None:
+    """Each convolution layer computes, per output channel, the sum over input planes of
+    scipy's 2-D correlation with a 3×3 kernel (zero beyond the edges), plus the bias, then
+    the ReLU: read through a perceptron and a policy head that pass the last layer's single
+    plane through as the logits, on a board that is not square."""
+    from scipy.signal import correlate2d
+
+    geometry = Geometry.parse("3x4k3")
+    cells, rows, cols = geometry.cells, geometry.rows, geometry.cols
+    architecture = Architecture(cells, (cells,), "policy-value", conv=(3, 1), columns=cols)
+    rng = np.random.default_rng(7)
+    params = {n: rng.normal(size=s).astype(np.float32) for n, s in architecture.shapes().items()}
+    params["torso.0.weight"] = np.eye(cells, dtype=np.float32)  # the plane, unchanged
+    params["torso.0.bias"] = np.zeros(cells, np.float32)
+    params["policy.weight"] = np.eye(cells, dtype=np.float32)
+    params["policy.bias"] = np.zeros(cells, np.float32)
+    boards = rng.integers(0, 3, size=(20, cells))
+    movers = rng.integers(1, 3, size=20)
+    logits, _ = forward(architecture, params, encode(boards, movers))
+
+    def layer(planes: list[np.ndarray], i: int) -> list[np.ndarray]:
+        weight, bias = params[f"conv.{i}.weight"], params[f"conv.{i}.bias"]
+        # weight[out, j * planes + p]: patch place j = 3 * (dr + 1) + (dc + 1), plane p
+        kernels = weight.reshape(len(weight), 3, 3, len(planes))
+        return [
+            np.maximum(
+                sum(correlate2d(x, k[:, :, p], mode="same") for p, x in enumerate(planes)) + b,
+                0.0,
+            )
+            for k, b in zip(kernels, bias, strict=True)
+        ]
+
+    for board, mover, found in zip(boards, movers, logits, strict=True):
+        grid = board.reshape(rows, cols)
+        planes = [(grid == mover).astype(float), (grid == 3 - mover).astype(float)]
+        (last,) = layer(layer(planes, 0), 1)
+        np.testing.assert_allclose(found, last.reshape(-1), rtol=1e-5, atol=1e-5)
 
 
 def test_the_x_perspective_round_trips_and_old_files_read_as_mover(tmp_path: Path) -> None:

@@ -29,11 +29,23 @@ def _trainer(seed: int) -> AlphaZeroTrainer:
     return AlphaZeroTrainer(AlphaZeroConfig(Geometry(), episodes=256, seed=seed, batch=128))
 
 
-def test_numpy_forward_equals_the_equinox_network() -> None:
-    config = AlphaZeroConfig(Geometry(4, 4, 4), episodes=1)
+@pytest.mark.parametrize(
+    ("geometry", "conv"), [(Geometry(4, 4, 4), ()), (Geometry(3, 4, 3), (5, 3))]
+)
+def test_numpy_forward_equals_the_equinox_network(
+    geometry: Geometry, conv: tuple[int, ...]
+) -> None:
+    """Agent files play with numpy what JAX trained, perceptron alone or after
+    convolutions (on a board that is not square, so rows and columns cannot swap)."""
+    config = AlphaZeroConfig(geometry, episodes=1, conv=conv)
+    assert config.architecture.conv == conv
+    assert config.architecture.columns == (geometry.cols if conv else 0)
     network = init_network(config.architecture, jax.random.PRNGKey(3))
     params = to_params(config.architecture, network)
-    x = np.random.default_rng(0).integers(0, 2, size=(64, 32)).astype(np.float32)
+    assert sorted(params) == sorted(config.architecture.shapes())
+    assert all(params[k].shape == s for k, s in config.architecture.shapes().items())
+    size = (64, 2 * geometry.cells)
+    x = np.random.default_rng(0).integers(0, 2, size=size).astype(np.float32)
     logits, value = jax.vmap(network)(x)
     np_logits, np_value = forward(config.architecture, params, x)
     np.testing.assert_allclose(np_logits, np.asarray(logits), rtol=1e-4, atol=1e-5)

@@ -5,7 +5,9 @@ judging and serving them needs only numpy: the forward pass of a small multilaye
 perceptron is a few matrix products. So the base install plays every agent file.
 
 Input: the board from the mover's side, two planes (the mover's stones, the opponent's)
-interleaved per cell, as ``tttlab.vector``'s ``observation.reshape(-1)``. Output: a
+interleaved per cell, as ``tttlab.vector``'s ``observation.reshape(-1)``. Optionally
+(``conv``) 3×3 convolutions over the board come first, zero beyond its edges, each
+followed by a ReLU; their planes, flattened, feed the perceptron. Output: a
 policy head (one logit per cell) and a value head (tanh, the mover's expected result) for
 AlphaZero; one head of action values (the mover's side) for DQN.
 
@@ -29,8 +31,16 @@ from tttlab.agents.base import check_playable, sample, spread, uniform
 from tttlab.agents.gumbel import gumbel_search, play_considered
 from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, Position, StateSpace
+from tttlab.limits import CONV_CHANNELS, CONV_LAYERS
 
-__all__ = ["NETWORK_KINDS", "PERSPECTIVES", "Architecture", "NetworkAgent", "encode"]
+__all__ = [
+    "NETWORK_KINDS",
+    "PERSPECTIVES",
+    "Architecture",
+    "NetworkAgent",
+    "encode",
+    "neighbourhoods",
+]
 
 #: Algorithm → what its network's head gives.
 NETWORK_KINDS = {"alphazero": "policy-value", "dqn": "q", "ppo": "policy-value"}
@@ -50,13 +60,36 @@ _CHUNK = 1 << 16
 PLAY_RESCALE = False
 #: Searches run at once: their trees (simulations × cells entries each) stay near this.
 _TREE_ENTRIES = 1 << 22
+#: A convolution's patches (rows × cells × 9 × channels floats) stay near this many.
+_PATCH_ENTRIES = 1 << 24
 
 Params = dict[str, npt.NDArray[np.float32]]
 
 
+def neighbourhoods(cells: int, columns: int) -> npt.NDArray[np.intp]:
+    """For each cell of a board ``columns`` wide, the cells of its 3×3 neighbourhood, row by
+    row (cells × 9), with ``cells`` (a zero row added after the board) where it runs off
+    the edge: a convolution's patches are ``padded[:, neighbourhoods(...)]``.
+
+    >>> neighbourhoods(4, 2)[0].tolist()  # the top left cell of a 2×2 board
+    [4, 4, 4, 4, 0, 1, 4, 2, 3]
+    """
+    rows = cells // columns
+    found = np.full((cells, 9), cells, dtype=np.intp)
+    for r in range(rows):
+        for c in range(columns):
+            for j, (dr, dc) in enumerate((a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)):
+                if 0 <= r + dr < rows and 0 <= c + dc < columns:
+                    found[r * columns + c, j] = (r + dr) * columns + c + dc
+    return found
+
+
 @dataclass(frozen=True)
 class Architecture:
-    """A multilayer perceptron: ``hidden`` ReLU layers, then the heads of ``head``.
+    """A multilayer perceptron: ``hidden`` ReLU layers, then the heads of ``head``; with
+    ``conv``, 3×3 convolution layers of those many channels (each with a ReLU) over the
+    board first, for a board ``columns`` wide, their last planes flattened cell by cell
+    into the perceptron.
 
     ``symmetrized``: the agent's outputs are the perceptron's averaged over the board's
     symmetries (each transformed board's outputs moved back to their cells), so that it
@@ -68,6 +101,8 @@ class Architecture:
     head: str  # "policy-value" or "q"
     perspective: str = "mover"
     symmetrized: bool = False
+    conv: tuple[int, ...] = ()
+    columns: int = 0
 
     def __post_init__(self) -> None:
         if self.head not in NETWORK_KINDS.values():
@@ -80,11 +115,26 @@ class Architecture:
             raise AgentError("hidden layers must be 1 to 4096 wide, at least one layer")
         if len(self.hidden) > 16:
             raise AgentError("at most 16 hidden layers")
+        if len(self.conv) > CONV_LAYERS or any(not 1 <= c <= CONV_CHANNELS for c in self.conv):
+            raise AgentError(
+                f"convolutions must be at most {CONV_LAYERS} layers"
+                f" of 1 to {CONV_CHANNELS} channels"
+            )
+        if self.conv and (self.columns < 1 or self.cells % self.columns):
+            raise AgentError("a convolution needs the board's width, a divisor of its cells")
+        if not self.conv and self.columns:
+            raise AgentError("the board's width is given only with convolutions")
 
     def shapes(self) -> dict[str, tuple[int, ...]]:
-        """Every parameter's name and shape (weights are out × in, as equinox keeps them)."""
+        """Every parameter's name and shape (weights are out × in, as equinox keeps them;
+        a convolution's in is its 3×3 patch, cell by cell, channels innermost)."""
         shapes: dict[str, tuple[int, ...]] = {}
-        width = 2 * self.cells
+        planes = 2
+        for i, out in enumerate(self.conv):
+            shapes[f"conv.{i}.weight"] = (out, 9 * planes)
+            shapes[f"conv.{i}.bias"] = (out,)
+            planes = out
+        width = planes * self.cells
         for i, out in enumerate(self.hidden):
             shapes[f"torso.{i}.weight"] = (out, width)
             shapes[f"torso.{i}.bias"] = (out,)
@@ -109,6 +159,9 @@ class Architecture:
         }
         if self.symmetrized:  # files of unsymmetrized networks stay as they were
             found["symmetrized"] = True
+        if self.conv:  # so do those of perceptrons alone
+            found["conv"] = list(self.conv)
+            found["columns"] = self.columns
         return found
 
     @classmethod
@@ -131,7 +184,14 @@ class Architecture:
         symmetrized = data.get("symmetrized", False)
         if not isinstance(symmetrized, bool):
             raise AgentError("network symmetrized must be true or false")
-        return cls(cells, tuple(hidden), head, perspective, symmetrized)
+        conv, columns = data.get("conv", []), data.get("columns", 0)
+        if not isinstance(conv, list) or not all(
+            isinstance(c, int) and not isinstance(c, bool) for c in conv
+        ):
+            raise AgentError("network conv must be a list of integers")
+        if not isinstance(columns, int) or isinstance(columns, bool):
+            raise AgentError("network columns must be an integer")
+        return cls(cells, tuple(hidden), head, perspective, symmetrized, tuple(conv), columns)
 
 
 def encode(boards: npt.NDArray[Any], movers: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
@@ -146,7 +206,7 @@ def forward(
     architecture: Architecture, params: Params, x: npt.NDArray[np.float32]
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
     """(logits or action values, value or None) for a batch of inputs."""
-    h = x
+    h = _convolved(architecture, params, x) if architecture.conv else x
     for i in range(len(architecture.hidden)):
         h = np.maximum(h @ params[f"torso.{i}.weight"].T + params[f"torso.{i}.bias"], 0.0)
     if architecture.head == "q":
@@ -154,6 +214,29 @@ def forward(
     logits = h @ params["policy.weight"].T + params["policy.bias"]
     value = np.tanh(h @ params["value.weight"].T + params["value.bias"])[:, 0]
     return logits, value
+
+
+def _convolved(
+    architecture: Architecture, params: Params, x: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float32]:
+    """The convolutions' last planes, flattened cell by cell, for a batch of inputs (in
+    slices, so that the patches stay near ``_PATCH_ENTRIES``)."""
+    cells = architecture.cells
+    around = neighbourhoods(cells, architecture.columns)
+    step = max(1, _PATCH_ENTRIES // (9 * cells * max(2, *architecture.conv)))
+    out = np.empty((len(x), cells * architecture.conv[-1]), dtype=np.float32)
+    for start in range(0, len(x), step):
+        h = x[start : start + step].reshape(-1, cells, 2)
+        n = len(h)
+        for i in range(len(architecture.conv)):
+            padded = np.concatenate([h, np.zeros_like(h[:, :1])], axis=1)
+            # one matrix product for every cell of every board: BLAS's fast case
+            patches = padded[:, around].reshape(n * cells, -1)
+            h = (patches @ params[f"conv.{i}.weight"].T).reshape(n, cells, -1)
+            h += params[f"conv.{i}.bias"]
+            np.maximum(h, 0.0, out=h)
+        out[start : start + step] = h.reshape(n, -1)
+    return out
 
 
 def _mean(stack: npt.NDArray[Any]) -> npt.NDArray[np.float32]:

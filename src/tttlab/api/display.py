@@ -82,9 +82,11 @@ def agent_intro_html(agent: TrainedAgent) -> str:
 def network_intro_html(agent: TrainedNetwork) -> str:
     episodes = agent.meta.get("episodes")
     played = f", {episodes:,} self-play games" if isinstance(episodes, int) else ""
+    conv = agent.architecture.conv
+    convolved = f"3x3 convolutions {conv}, " if conv else ""
     return (
         f"<p style='font-family:sans-serif'><b>{html.escape(agent.algorithm)}</b> network on "
-        f"{agent.geometry.name}{played}, hidden {agent.architecture.hidden}</p>"
+        f"{agent.geometry.name}{played}, {convolved}hidden {agent.architecture.hidden}</p>"
     )
 
 

@@ -52,7 +52,7 @@ def _help(entry: Hyperparameter) -> str:
         if value is None:
             text = entry.shown or "none"
         elif isinstance(value, tuple):
-            text = ",".join(str(w) for w in value)
+            text = ",".join(str(w) for w in value) or "none"
         elif isinstance(value, bool):
             text = "on" if value else "off"
         else:

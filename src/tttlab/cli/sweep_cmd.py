@@ -54,7 +54,7 @@ from tttlab.sweep import (
     multiple=True,
     help="A hyperparameter and its values, NAME=V1,V2 (repeatable), by its ttt train option "
     "without the dashes: " + ", ".join(h.option[2:] for h in HYPERPARAMETERS) + ". "
-    "Widths take ':' between layers (hidden=64:64,128:128).",
+    "Widths take ':' between layers, none for no layers (hidden=64:64,128:128; conv=none,32:32).",
 )
 @file_option(
     "--out",

@@ -101,7 +101,15 @@ class NetworkConfig:
 
     def shaped(self, head: str, perspective: str = "mover") -> Architecture:
         """The network these options give, with this head and perspective."""
-        return Architecture(self.geometry.cells, self.hidden, head, perspective, self.symmetrize)
+        return Architecture(
+            self.geometry.cells,
+            self.hidden,
+            head,
+            perspective,
+            self.symmetrize,
+            self.conv,
+            self.geometry.cols if self.conv else 0,
+        )
 
     @property
     def random_plies(self) -> int:
