@@ -126,17 +126,6 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     return generated(markdown)
 
 
-def _default_text(h: Any, learner: str) -> str:
-    value = h.default(learner)
-    if value is None:
-        return str(h.shown or "")
-    if isinstance(value, tuple):
-        return ",".join(str(v) for v in value) or "none"
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
 def hyperparameter_table(learner: str) -> str:
     """Every option of ``learner`` with its default, range and help, from its declaration
     in :mod:`tttlab.hyperparameters` (what ``ttt train --help`` shows too)."""
@@ -152,18 +141,18 @@ def hyperparameter_table(learner: str) -> str:
     ]
     for h in for_learner(learner):
         option = f"`{h.option}` / `--no-{h.option[2:]}`" if h.kind == "switch" else f"`{h.option}`"
-        lines.append(f"| {option} | {_default_text(h, learner)} | {h.range_text()} | {h.help} |")
+        lines.append(f"| {option} | {h.default_text(learner)} | {h.range_text()} | {h.help} |")
     return "\n".join(lines)
 
 
 def _schedule_text(learner: str, name: str) -> str:
     from tttlab.hyperparameters import BY_NAME
 
-    start = _default_text(BY_NAME[name], learner)
+    start = BY_NAME[name].default_text(learner)
     kind = BY_NAME[f"{name}_schedule"].default(learner)
     if kind == "constant":
         return start
-    return f"{kind} {start} → {_default_text(BY_NAME[f'{name}_end'], learner)}"
+    return f"{kind} {start} → {BY_NAME[f'{name}_end'].default_text(learner)}"
 
 
 def defaults_table(learners: list[str]) -> str:
@@ -173,7 +162,7 @@ def defaults_table(learners: list[str]) -> str:
     lines = ["| learner | ε | α | other |", "| --- | --- | --- | --- |"]
     for learner in learners:
         other = [
-            f"{h.name.replace('_', ' ')} {_default_text(h, learner)}"
+            f"{h.name.replace('_', ' ')} {h.default_text(learner)}"
             for h in for_learner(learner)
             if not h.name.startswith(("epsilon", "alpha"))
         ]

@@ -64,6 +64,11 @@ def check_learner(name: object) -> str:
     return name
 
 
+def _widths_text(widths: tuple[int, ...]) -> str:
+    """Layer widths as typed: ``128,128``, or ``none`` for no layers."""
+    return ",".join(str(w) for w in widths) or "none"
+
+
 @dataclass(frozen=True)
 class Hyperparameter:
     """One option of some learners.
@@ -105,6 +110,17 @@ class Hyperparameter:
 
     def default(self, learner: str) -> Any:
         return self.defaults[learner]
+
+    def default_text(self, learner: str) -> str:
+        """The default for ``learner`` as ``ttt train --help`` and the docs' tables show it."""
+        value = self.default(learner)
+        if value is None:
+            return self.shown or "none"
+        if isinstance(value, tuple):
+            return _widths_text(value)
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return f"{value:g}" if isinstance(value, float) else str(value)
 
     def range_text(self) -> str:
         if self.kind == "choice":
@@ -191,7 +207,7 @@ class Hyperparameter:
         if self.kind == "switch":
             return [self.option if value else "--no-" + self.option[2:]]
         if self.kind == "widths":
-            return [self.option, ",".join(str(w) for w in value) or "none"]
+            return [self.option, _widths_text(value)]
         return [self.option, str(value) if isinstance(value, str) else repr(value)]
 
     def describe(self, learner: str) -> dict[str, Any]:

@@ -46,18 +46,7 @@ def _type(entry: Hyperparameter) -> Any:
 
 
 def _help(entry: Hyperparameter) -> str:
-    shown = []
-    for learner in entry.learners:
-        value = entry.default(learner)
-        if value is None:
-            text = entry.shown or "none"
-        elif isinstance(value, tuple):
-            text = ",".join(str(w) for w in value) or "none"
-        elif isinstance(value, bool):
-            text = "on" if value else "off"
-        else:
-            text = f"{value:g}" if isinstance(value, float) else str(value)
-        shown.append(f"{learner} {text}")
+    shown = [f"{learner} {entry.default_text(learner)}" for learner in entry.learners]
     return f"{entry.help} Default: {'; '.join(shown)}."
 
 
