@@ -20,6 +20,7 @@ move.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,6 +67,7 @@ _PATCH_ENTRIES = 1 << 24
 Params = dict[str, npt.NDArray[np.float32]]
 
 
+@functools.cache
 def neighbourhoods(cells: int, columns: int) -> npt.NDArray[np.intp]:
     """For each cell of a board ``columns`` wide, the cells of its 3×3 neighbourhood, row by
     row (cells × 9), with ``cells`` (a zero row added after the board) where it runs off
@@ -73,6 +75,8 @@ def neighbourhoods(cells: int, columns: int) -> npt.NDArray[np.intp]:
 
     >>> neighbourhoods(4, 2)[0].tolist()  # the top left cell of a 2×2 board
     [4, 4, 4, 4, 0, 1, 4, 2, 3]
+
+    Built once per board (every forward pass asks) and read-only, since it is shared.
     """
     rows = cells // columns
     found = np.full((cells, 9), cells, dtype=np.intp)
@@ -81,6 +85,7 @@ def neighbourhoods(cells: int, columns: int) -> npt.NDArray[np.intp]:
             for j, (dr, dc) in enumerate((a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)):
                 if 0 <= r + dr < rows and 0 <= c + dc < columns:
                     found[r * columns + c, j] = (r + dr) * columns + c + dc
+    found.setflags(write=False)
     return found
 
 

@@ -65,7 +65,7 @@ def init_network(architecture: Architecture, key: jax.Array) -> Network:
     torso = [eqx.nn.Linear(a, b, key=k) for a, b, k in zip(widths, widths[1:], keys, strict=False)]
     # The convolutions' keys come after the perceptron's, so a perceptron alone is
     # initialised as it was before convolutions existed.
-    conv_keys = jax.random.split(jax.random.fold_in(key, 1), max(1, len(architecture.conv)))
+    conv_keys = jax.random.split(jax.random.fold_in(key, 1), len(architecture.conv))
     conv = [
         eqx.nn.Linear(9 * a, b, key=k)
         for a, b, k in zip(planes, planes[1:], conv_keys, strict=False)
