@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tttlab.errors import ConfigError, TttlabTypeError
-from tttlab.limits import CONV_CHANNELS, CONV_LAYERS
+from tttlab.limits import CONV_CHANNELS, CONV_LAYERS, HIDDEN_LAYERS, HIDDEN_WIDTH
 from tttlab.schedules import SCHEDULE_KINDS, Schedule, schedule_from_options
 
 __all__ = [
@@ -94,8 +94,8 @@ class Hyperparameter:
     low_open: bool = False
     choices: tuple[str, ...] = ()
     shown: str | None = None
-    widths: tuple[int, int] = field(default=(1, 4096))  # widths: per layer
-    layers: tuple[int, int] = field(default=(1, 16))  # widths: how many layers
+    widths: tuple[int, int] = field(default=(1, HIDDEN_WIDTH))  # widths: per layer
+    layers: tuple[int, int] = field(default=(1, HIDDEN_LAYERS))  # widths: how many layers
 
     @property
     def option(self) -> str:

@@ -26,6 +26,8 @@ __all__ = [
     "CONV_LAYERS",
     "ENUMERATION_CANDIDATES",
     "EXACT_JUDGE_POSITIONS",
+    "HIDDEN_LAYERS",
+    "HIDDEN_WIDTH",
     "MDP_POSITIONS",
     "PERFECT_MOVE_SECONDS",
     "PLAIN_LINE_SECONDS",
@@ -110,6 +112,11 @@ SERVER_PLAYS_CANDIDATES = 10_000_000
 #: Episodes of one training job on the server unless ``ttt serve --max-episodes`` says
 #: otherwise (3×3 q learns 2 million in about a second; 3×4 in under a minute).
 SERVER_TRAINING_EPISODES = 2_000_000
+
+#: A network's perceptron (``--hidden``): at most this many layers of at most this many
+#: units, as options and as agent files (a file's header cannot ask for a huge array).
+HIDDEN_LAYERS = 16
+HIDDEN_WIDTH = 4096
 
 #: A network's 3×3 convolutions (``--conv``): at most this many layers of at most this many
 #: channels. A layer costs 9 × channels² multiplications per *cell*, where a perceptron's

@@ -32,7 +32,7 @@ from tttlab.agents.base import check_playable, sample, spread, uniform
 from tttlab.agents.gumbel import gumbel_search, play_considered
 from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, Position, StateSpace
-from tttlab.limits import CONV_CHANNELS, CONV_LAYERS
+from tttlab.limits import CONV_CHANNELS, CONV_LAYERS, HIDDEN_LAYERS, HIDDEN_WIDTH
 
 __all__ = [
     "NETWORK_KINDS",
@@ -116,10 +116,10 @@ class Architecture:
             raise AgentError(f"unknown network perspective {self.perspective!r}")
         if self.perspective == "x" and self.head != "q":
             raise AgentError("only action values (dqn) can be kept from X's side")
-        if not self.hidden or any(not 1 <= w <= 4096 for w in self.hidden):
-            raise AgentError("hidden layers must be 1 to 4096 wide, at least one layer")
-        if len(self.hidden) > 16:
-            raise AgentError("at most 16 hidden layers")
+        if not self.hidden or any(not 1 <= w <= HIDDEN_WIDTH for w in self.hidden):
+            raise AgentError(f"hidden layers must be 1 to {HIDDEN_WIDTH} wide, at least one layer")
+        if len(self.hidden) > HIDDEN_LAYERS:
+            raise AgentError(f"at most {HIDDEN_LAYERS} hidden layers")
         if len(self.conv) > CONV_LAYERS or any(not 1 <= c <= CONV_CHANNELS for c in self.conv):
             raise AgentError(
                 f"convolutions must be at most {CONV_LAYERS} layers"
