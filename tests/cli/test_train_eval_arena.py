@@ -278,3 +278,41 @@ def test_eval_prove_and_sample_say_where_they_are_in_a_log(
     assert sampled.exit_code == 0, sampled.output
     last = sampled.stderr.splitlines()[-1]
     assert re.fullmatch(r"Judging X's sampled decisions of perfect: \d\d of 20 \(\d+ s\)", last)
+
+
+def test_an_exact_evaluation_says_how_many_positions_are_answered_in_a_log(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table's total is known, so each seat's lines count up to it, then say it judges."""
+    import functools
+
+    from click.testing import CliRunner
+
+    from tttlab.cli import eval_cmd
+    from tttlab.evaluation import TableProgress
+    from tttlab.game import Player
+    from tttlab.training.watchers import StatusLine
+
+    assert eval_cmd.table_text(TableProgress(Player.X, 65_536, 4_656_643, 9.6), "n.npz") == (
+        "Evaluating X of n.npz: 65,536 of 4,656,643 positions answered (10 s)"
+    )
+    assert eval_cmd.table_text(TableProgress(Player.O, 7, 7, 1.0), "p") == (
+        "Evaluating O of p: all 7 positions answered; judging (1 s)"
+    )
+    monkeypatch.setattr(eval_cmd, "StatusLine", functools.partial(StatusLine, plain_every=0.0))
+    result = CliRunner().invoke(eval_cmd.eval_command, ["minimax:1", "--json"])
+    assert result.exit_code == 0, result.output
+    lines = [x for x in result.stderr.splitlines() if x.startswith("Evaluating")]
+    counts = [
+        re.fullmatch(r"Evaluating (X|O) of minimax\(depth=1\) on 3x3k3: (.*) \(\d+ s\)", x)
+        for x in lines
+    ]
+    assert all(counts), lines
+    for seat in "XO":  # 1,024 positions a line (minimax is asked one by one), then all
+        told = [m[2] for m in counts if m and m[1] == seat]
+        total = int(re.findall(r"of ([\d,]+) positions", told[0])[0].replace(",", ""))
+        assert told[-1] == f"all {total:,} positions answered; judging"
+        assert told[:-1] == [
+            f"{n:,} of {total:,} positions answered" for n in range(1024, total, 1024)
+        ]
+    assert json.loads(result.stdout)["X"]["worst_case"] == 0

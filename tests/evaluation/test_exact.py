@@ -7,8 +7,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+import tttlab
 from tttlab.agents import Agent, MinimaxAgent, PerfectAgent, RandomAgent
-from tttlab.evaluation import evaluate_policy, evaluate_seats, round_robin
+from tttlab.agents.base import ASKED_ONE_BY_ONE, check_playable
+from tttlab.errors import AgentError
+from tttlab.evaluation import TableProgress, evaluate_policy, evaluate_seats, round_robin
 from tttlab.game import Geometry, Player, Position
 from tttlab.solvers import Solution
 
@@ -92,3 +95,89 @@ def test_arena_counts_every_game() -> None:
     assert standings["perfect"].loss == 0
     assert standings["random"].win == 0
     assert standings["perfect"].win + standings["perfect"].draw == 40
+
+
+def _decisions(side: Player) -> int:
+    """Positions of 3×3 where ``side`` moves and the game goes on, by walking the tree."""
+    seen: set[tuple[int, ...]] = set()
+    stack = [Position.initial(Geometry())]
+    while stack:
+        p = stack.pop()
+        if p.cells in seen or p.is_terminal:
+            continue
+        seen.add(p.cells)
+        stack.extend(p.apply(m) for m in p.legal_moves)
+    return sum(Position(Geometry(), cells).to_move is side for cells in seen)
+
+
+class _FirstFree:
+    """An agent asked position by position (no table, no batch)."""
+
+    name = "first-free"
+    deterministic = True
+
+    def move_probabilities(self, position: Position) -> dict[int, float]:
+        return {position.legal_moves[0]: 1.0}
+
+    def select_move(self, position: Position, rng: np.random.Generator) -> int:
+        return position.legal_moves[0]
+
+    def move_values(self, position: Position) -> None:
+        return None
+
+
+class _Batched(_FirstFree):
+    """An agent that answers a batch of boards at once, and has no table."""
+
+    name = "batched"
+
+    def move_probability_rows(self, boards: np.ndarray, movers: np.ndarray) -> np.ndarray:
+        first = np.argmax(np.asarray(boards) == 0, axis=1)
+        return np.eye(boards.shape[1])[first]
+
+
+@pytest.mark.parametrize("agent", [PerfectAgent(Geometry()), _FirstFree(), _Batched()])
+def test_progress_counts_every_position_of_each_seat(agent: Agent) -> None:
+    steps: list[TableProgress] = []
+    quiet = evaluate_seats(agent, Geometry())
+    reports = evaluate_seats(agent, Geometry(), progress=steps.append)
+    assert reports == quiet
+    if isinstance(agent, _FirstFree):  # both ask the same moves, one by one or at once
+        assert reports == evaluate_seats(_FirstFree(), Geometry())
+    assert [s.side for s in steps] == sorted((s.side for s in steps), key=int)
+    for side in (Player.X, Player.O):
+        mine = [s for s in steps if s.side is side]
+        assert {s.positions for s in mine} == {_decisions(side)}
+        answered = [s.answered for s in mine]
+        assert answered == sorted(set(answered))
+        assert answered[-1] == mine[-1].positions
+        assert [s.seconds for s in mine] == sorted(s.seconds for s in mine)
+    # asked one by one, it is told at least every ASKED_ONE_BY_ONE positions
+    if type(agent) is _FirstFree:
+        gaps = np.diff([0] + [s.answered for s in steps if s.side is Player.X])
+        assert len(gaps) > 1
+        assert gaps.max() <= ASKED_ONE_BY_ONE
+
+
+def test_the_api_tells_the_table_evaluations_progress() -> None:
+    seen: list[TableProgress] = []
+    evaluation = tttlab.evaluate("perfect", on_progress=seen.append)
+    assert evaluation.unbeatable
+    assert [(s.side, s.answered) for s in seen] == [
+        (Player.X, _decisions(Player.X)),
+        (Player.O, _decisions(Player.O)),
+    ]
+
+
+def test_an_agent_of_another_board_refuses_in_its_own_words() -> None:
+    class Other(_Batched):
+        """A batched agent of 3×4 k=3, whose batches would take a 3×3 board's rows."""
+
+        geometry = Geometry.parse("3x4k3")
+
+        def move_probabilities(self, position: Position) -> dict[int, float]:
+            check_playable(self.geometry, position)
+            return super().move_probabilities(position)
+
+    with pytest.raises(AgentError, match="plays 3x4k3, position is 3x3k3"):
+        evaluate_seats(Other(), Geometry())

@@ -225,8 +225,6 @@ def test_progress_follows_the_walk_to_the_reports_count() -> None:
     assert {s.side for s in seen} == {Player.X, Player.O}
     last_o = [s for s in seen if s.side is Player.O][-1]
     assert proof.O.positions == last_o.positions
-    with pytest.raises(TttlabError, match="applies with prove=True"):
-        tttlab.evaluate("perfect", on_progress=seen.append)
 
 
 def test_an_agent_that_plays_an_occupied_cell_is_refused() -> None:

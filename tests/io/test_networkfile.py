@@ -217,12 +217,21 @@ def test_a_symmetrized_network_answers_every_image_of_a_position_alike(
     np.testing.assert_allclose(scores, np.mean(images, axis=0), rtol=1e-5, atol=1e-6)
 
 
-def test_a_convolution_is_scipys_correlation_of_the_planes() -> None:
+@pytest.mark.parametrize("slice_of", [None, 7])
+def test_a_convolution_is_scipys_correlation_of_the_planes(
+    slice_of: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Each convolution layer computes, per output channel, the sum over input planes of
     scipy's 2-D correlation with a 3×3 kernel (zero beyond the edges), plus the bias, then
     the ReLU: read through a perceptron and a policy head that pass the last layer's single
-    plane through as the logits, on a board that is not square."""
+    plane through as the logits, on a board that is not square; also when the batch of 20
+    is cut into slices of 7 boards (the last one short)."""
     from scipy.signal import correlate2d
+
+    from tttlab.agents import network
+
+    if slice_of is not None:  # patches of 7 boards × 12 cells × 9 places × 3 channels
+        monkeypatch.setattr(network, "_PATCH_ENTRIES", slice_of * 12 * 9 * 3)
 
     geometry = Geometry.parse("3x4k3")
     cells, rows, cols = geometry.cells, geometry.rows, geometry.cols
@@ -310,7 +319,7 @@ def test_exact_evaluation_matches_position_by_position() -> None:
     agent = random_network(geometry, seed=7)
     space = state_space(geometry)
     for side in (Player.X, Player.O):
-        batched = agent.policy_matrix(side)
+        batched = policy_matrix(agent, space, side)
         rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
         for i in rows[::7]:
             one = agent.move_probabilities(space.position(int(i)))
@@ -319,4 +328,4 @@ def test_exact_evaluation_matches_position_by_position() -> None:
                 expected[move] = p
             np.testing.assert_allclose(batched[i], expected)
         assert batched.sum() == pytest.approx(len(rows))
-    assert policy_matrix(agent, space, Player.X).shape == (space.size, geometry.cells)
+        assert batched.shape == (space.size, geometry.cells)

@@ -8,7 +8,8 @@ move is worth. Agents never print or read input; learning lives elsewhere.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -25,11 +26,19 @@ __all__ = [
     "on_rows",
     "policy_matrix",
     "probability_rows",
+    "rows_of",
     "sample",
     "spread",
     "table_rows",
     "uniform",
 ]
+
+#: A batch of boards (n × cells, 0/1/2) and their mover → the agent's move probabilities.
+Rows = Callable[[npt.NDArray[Any], int], npt.NDArray[np.float64]]
+#: Positions asked of an agent in one call when it answers a batch at once
+#: (``move_probability_rows``), and between two progress reports when it is asked one by one.
+ASKED_AT_ONCE = 1 << 16
+ASKED_ONE_BY_ONE = 1 << 10
 
 
 @runtime_checkable
@@ -123,22 +132,62 @@ def sample(probabilities: Mapping[int, float], rng: np.random.Generator) -> int:
     return moves[int(rng.choice(len(moves), p=weights / weights.sum()))]
 
 
-def policy_matrix(agent: Agent, space: StateSpace, side: Player) -> npt.NDArray[np.float64]:
+def policy_matrix(
+    agent: Agent,
+    space: StateSpace,
+    side: Player,
+    progress: Callable[[int, int], None] | None = None,
+) -> npt.NDArray[np.float64]:
     """The agent's evaluation-mode move probabilities at every position where ``side``
     moves, as an N × cells array (rows of other positions are zero).
 
     Agents with tables provide this directly (``agent.policy_matrix(side)``); others are
-    asked position by position.
+    asked a batch at a time (``move_probability_rows``) or position by position.
+    ``progress`` is told (positions answered, positions to answer) after each batch.
     """
     rows = space.decisions(side)
     direct = getattr(agent, "policy_matrix", None)
-    if callable(direct) and getattr(agent, "geometry", None) == space.geometry:
+    own = getattr(agent, "geometry", None)
+    if callable(direct) and own == space.geometry:
         result: npt.NDArray[np.float64] = direct(side)
         check_rows(agent.name, space.geometry, space.boards[rows], result[rows])
+        if progress is not None:
+            progress(len(rows), len(rows))
         return result
-    probs = probability_rows(agent, space.geometry, space.boards[rows])
+    # an agent of another board is asked position by position, and refuses in its own words
+    batched = callable(getattr(agent, "move_probability_rows", None))
+    if batched and own in (None, space.geometry):
+        ask, step = rows_of(agent, space.geometry), ASKED_AT_ONCE
+    else:
+        ask, step = partial(_one_by_one, agent, space.geometry), ASKED_ONE_BY_ONE
+    probs = np.zeros((len(rows), space.geometry.cells))
+    for start in range(0, len(rows), step):
+        boards = space.boards[rows[start : start + step]]
+        probs[start : start + step] = ask(boards, int(side))
+        if progress is not None:
+            progress(min(start + step, len(rows)), len(rows))
     check_rows(agent.name, space.geometry, space.boards[rows], probs)
     return on_rows(space, rows, probs)
+
+
+def rows_of(agent: Agent, geometry: Geometry) -> Rows:
+    """The agent's move probabilities for a batch of boards (n × cells, 0/1/2) whose
+    mover is given: one call for the whole batch when the agent offers it
+    (``move_probability_rows``), else position by position."""
+    batch = getattr(agent, "move_probability_rows", None)
+    if callable(batch):
+
+        def batched(boards: npt.NDArray[Any], mover: int) -> npt.NDArray[np.float64]:
+            return np.asarray(batch(boards, np.full(len(boards), mover)), dtype=np.float64)
+
+        return batched
+    return partial(_one_by_one, agent, geometry)
+
+
+def _one_by_one(
+    agent: Agent, geometry: Geometry, boards: npt.NDArray[Any], mover: int
+) -> npt.NDArray[np.float64]:
+    return probability_rows(agent, geometry, boards)
 
 
 def spread(marked: npt.NDArray[Any]) -> npt.NDArray[np.float64]:

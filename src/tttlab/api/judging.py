@@ -14,7 +14,13 @@ from tttlab.api.agents import as_agent
 from tttlab.api.checks import geometry_of, seat_of, space_within
 from tttlab.api.results import Evaluation, Proof
 from tttlab.errors import AgentError, NotDeterministic, TttlabError
-from tttlab.evaluation import ProofProgress, ProofReport, evaluate_seats, prove_worst_case
+from tttlab.evaluation import (
+    ProofProgress,
+    ProofReport,
+    TableProgress,
+    evaluate_seats,
+    prove_worst_case,
+)
 from tttlab.game import Geometry, Player
 from tttlab.io.useragent import sampling_if_it_differs
 from tttlab.limits import EXACT_JUDGE_POSITIONS
@@ -32,6 +38,7 @@ def evaluate(
     *,
     convention: str | None = ...,
     prove: Literal[False] = ...,
+    on_progress: Callable[[TableProgress], None] | None = ...,
 ) -> Evaluation: ...
 
 
@@ -56,7 +63,7 @@ def evaluate(
     convention: str | None = None,
     prove: bool = False,
     seconds: float | None = None,
-    on_progress: Callable[[ProofProgress], None] | None = None,
+    on_progress: Callable[[Any], None] | None = None,
 ) -> Evaluation | Proof:
     """Evaluate an agent exactly, over the whole game graph: ``ttt eval``.
 
@@ -73,7 +80,9 @@ def evaluate(
     its seats): a seat neither proved nor refuted by then raises
     :class:`~tttlab.evaluation.ProofTooLarge`, so no verdict claims more than was walked.
     ``on_progress`` is told where the walk is (a :class:`~tttlab.evaluation.ProofProgress`,
-    with its seat) after each batch the agent answers and at the end of each ply.
+    with its seat) after each batch the agent answers and at the end of each ply; without
+    ``prove``, how many of a seat's positions the agent has answered, of how many (a
+    :class:`~tttlab.evaluation.TableProgress`), after each batch.
 
     Examples:
         >>> import tttlab
@@ -91,15 +100,15 @@ def evaluate(
         return _proof(player, geometry, seats, seconds, on_progress)
     if seconds is not None:
         raise TttlabError("seconds bounds a proof: it applies with prove=True")
-    if on_progress is not None:
-        raise TttlabError("on_progress follows a proof's walk: it applies with prove=True")
     space_within(
         geometry,
         EXACT_JUDGE_POSITIONS,
         "exact evaluation",
         "ttt eval --sample judges sampled decisions",
     )
-    reports = sampling_if_it_differs(player, lambda: evaluate_seats(player, geometry, seats))
+    reports = sampling_if_it_differs(
+        player, lambda: evaluate_seats(player, geometry, seats, on_progress)
+    )
     sampled = not is_deterministic(player)
     return Evaluation(geometry.name, player.name, reports.get("X"), reports.get("O"), sampled)
 

@@ -26,6 +26,7 @@ from tttlab.cli.common import (
 )
 from tttlab.cli.loading import load_agents
 from tttlab.errors import TttlabError
+from tttlab.evaluation.exact import TableProgress
 from tttlab.evaluation.sampled import sampled_decisions
 from tttlab.evaluation.worstcase import ProofProgress, ProofReport
 from tttlab.game import Geometry, Player, Position, StateSpaceTooLarge
@@ -110,8 +111,12 @@ def eval_command(
         _proved(player, agent, geometry, side, as_json, seconds)
         return
     try:
-        with err.status(f"Evaluating {player.name} on {geometry.name}…"):
-            reports = api.evaluate(player, geometry, side).to_dict()
+        what = f"{player.name} on {geometry.name}"
+        with err.status(f"Evaluating {escape(what)} (solving the game first)…") as status:
+            line = StatusLine(status, err)
+            reports = api.evaluate(
+                player, geometry, side, on_progress=lambda step: line.show(table_text(step, what))
+            ).to_dict()
     except StateSpaceTooLarge as error:
         raise CommandError(str(error)) from None
     except ValueError as error:  # e.g. a seat the agent was not trained for
@@ -190,6 +195,16 @@ def _share(x: float) -> str:
     if 0 < x < 1e-4:
         return f"{x:.2g}"
     return f"{x:.4f} ({_frac(x)})"
+
+
+def table_text(step: TableProgress, what: str) -> str:
+    """Where an exact evaluation is, in words: the seat's positions answered, of all of
+    them, then the pass over the game graph that judges its answers."""
+    if step.answered < step.positions:
+        where = f"{step.answered:,} of {step.positions:,} positions answered"
+    else:
+        where = f"all {step.positions:,} positions answered; judging"
+    return f"Evaluating {step.side.name} of {what}: {where} ({step.seconds:.0f} s)"
 
 
 def proof_text(step: ProofProgress, what: str, cells: int) -> str:

@@ -4,6 +4,7 @@ from tttlab.evaluation.arena import Pairing, Standing, play_game, round_robin
 from tttlab.evaluation.exact import (
     Mistake,
     SeatReport,
+    TableProgress,
     evaluate_policy,
     evaluate_seats,
     mistake_report,
@@ -27,6 +28,7 @@ __all__ = [
     "SampledReport",
     "SeatReport",
     "Standing",
+    "TableProgress",
     "evaluate_policy",
     "evaluate_seats",
     "mistake_report",

@@ -11,6 +11,8 @@ For a seat the agent plays:
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -25,6 +27,7 @@ from tttlab.solvers import Solution, solve_table
 __all__ = [
     "Mistake",
     "SeatReport",
+    "TableProgress",
     "evaluate_policy",
     "evaluate_seats",
     "mistake_report",
@@ -158,16 +161,38 @@ def _judge(
     return report, decisions[~good], reach
 
 
+@dataclass(frozen=True)
+class TableProgress:
+    """Where an exact evaluation is: the agent has answered ``answered`` of the
+    ``positions`` where ``side`` moves (the whole table's, so the total is known)."""
+
+    side: Player
+    answered: int
+    positions: int
+    seconds: float  # since the evaluation began (solving the table included)
+
+
 def evaluate_seats(
-    agent: Agent, geometry: Geometry, seats: tuple[Player, ...] | None = None
+    agent: Agent,
+    geometry: Geometry,
+    seats: tuple[Player, ...] | None = None,
+    progress: Callable[[TableProgress], None] | None = None,
 ) -> dict[str, SeatReport]:
-    """Exact reports for each seat the agent plays (both by default)."""
+    """Exact reports for each seat the agent plays (both by default); ``progress`` is told
+    how many of each seat's positions the agent has answered, after each batch."""
+    began = time.perf_counter()
     solution = solve_table(geometry)
     chosen = seats if seats is not None else getattr(agent, "seats", (Player.X, Player.O))
-    return {
-        side.name: evaluate_policy(policy_matrix(agent, solution.space, side), side, solution)
-        for side in chosen
-    }
+    reports: dict[str, SeatReport] = {}
+    for side in chosen:
+
+        def told(answered: int, positions: int, side: Player = side) -> None:
+            if progress is not None:
+                progress(TableProgress(side, answered, positions, time.perf_counter() - began))
+
+        policy = policy_matrix(agent, solution.space, side, told)
+        reports[side.name] = evaluate_policy(policy, side, solution)
+    return reports
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tttlab.agents import Agent
-from tttlab.agents.base import check_rows, is_deterministic, probability_rows
+from tttlab.agents.base import Rows, check_rows, is_deterministic, rows_of
 from tttlab.errors import AgentError, TttlabError
 from tttlab.evaluation.exact import against_random
 from tttlab.game import Geometry, Player, Position
@@ -42,9 +42,6 @@ __all__ = [
     "prove_worst_case",
     "unprovable_reason",
 ]
-
-
-Rows = Callable[[npt.NDArray[np.int8], int], npt.NDArray[np.float64]]
 
 
 class ProofTooLarge(TttlabError):
@@ -119,23 +116,6 @@ def unprovable_reason(agent: Agent) -> str | None:
     return None
 
 
-def _agent_rows(agent: Agent, geometry: Geometry) -> Rows:
-    """The agent's move probabilities for a batch of boards: one call for the whole batch
-    when the agent offers it (``move_probability_rows``), else position by position."""
-    batch = getattr(agent, "move_probability_rows", None)
-    if callable(batch):
-
-        def batched(boards: npt.NDArray[np.int8], mover: int) -> npt.NDArray[np.float64]:
-            return np.asarray(batch(boards, np.full(len(boards), mover)), dtype=np.float64)
-
-        return batched
-
-    def one_by_one(boards: npt.NDArray[np.int8], mover: int) -> npt.NDArray[np.float64]:
-        return probability_rows(agent, geometry, boards)
-
-    return one_by_one
-
-
 def prove_worst_case(
     agent: Agent,
     geometry: Geometry,
@@ -173,7 +153,7 @@ def prove_worst_case(
     reason = unprovable_reason(agent)
     if reason:
         raise AgentError(reason)
-    ask = rows or _agent_rows(agent, geometry)
+    ask = rows or rows_of(agent, geometry)
     started = time.perf_counter()
     deadline = None if seconds is None else started + seconds
 
