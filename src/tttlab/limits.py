@@ -71,7 +71,8 @@ PLAIN_LINE_SECONDS = 10.0
 PROOF_POSITIONS = 100_000_000
 
 #: ``ttt eval --prove`` asks the agent about this many positions at once (a network: one
-#: batched forward pass or search) and expands as many parents at a time, which bounds the
+#: batched forward pass or search; ``ttt eval`` over a table asks as many of its positions
+#: at once too) and expands as many parents at a time, which bounds the
 #: memory of one step (children × cells bytes). A time budget (``--seconds``) is looked at
 #: between batches, so one batch may overrun it (256 simulations on 5×5: most of a minute).
 PROOF_BATCH = 65_536

@@ -11,7 +11,13 @@ import tttlab
 from tttlab.agents import Agent, MinimaxAgent, PerfectAgent, RandomAgent
 from tttlab.agents.base import ASKED_ONE_BY_ONE, check_playable
 from tttlab.errors import AgentError
-from tttlab.evaluation import TableProgress, evaluate_policy, evaluate_seats, round_robin
+from tttlab.evaluation import (
+    TableProgress,
+    evaluate_policy,
+    evaluate_seats,
+    prove_worst_case,
+    round_robin,
+)
 from tttlab.game import Geometry, Player, Position
 from tttlab.solvers import Solution
 
@@ -181,3 +187,5 @@ def test_an_agent_of_another_board_refuses_in_its_own_words() -> None:
 
     with pytest.raises(AgentError, match="plays 3x4k3, position is 3x3k3"):
         evaluate_seats(Other(), Geometry())
+    with pytest.raises(AgentError, match="plays 3x4k3, position is 3x3k3"):  # both judges
+        prove_worst_case(Other(), Geometry(), Player.X)

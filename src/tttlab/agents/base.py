@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, Position, StateSpace
+from tttlab.limits import PROOF_BATCH
 
 __all__ = [
     "Agent",
@@ -35,9 +36,8 @@ __all__ = [
 
 #: A batch of boards (n × cells, 0/1/2) and their mover → the agent's move probabilities.
 Rows = Callable[[npt.NDArray[Any], int], npt.NDArray[np.float64]]
-#: Positions asked of an agent in one call when it answers a batch at once
-#: (``move_probability_rows``), and between two progress reports when it is asked one by one.
-ASKED_AT_ONCE = 1 << 16
+#: Positions between two progress reports when an agent is asked one by one (one that
+#: answers a batch at once is asked ``PROOF_BATCH`` at a time, as the proof asks it).
 ASKED_ONE_BY_ONE = 1 << 10
 
 
@@ -154,12 +154,8 @@ def policy_matrix(
         if progress is not None:
             progress(len(rows), len(rows))
         return result
-    # an agent of another board is asked position by position, and refuses in its own words
-    batched = callable(getattr(agent, "move_probability_rows", None))
-    if batched and own in (None, space.geometry):
-        ask, step = rows_of(agent, space.geometry), ASKED_AT_ONCE
-    else:
-        ask, step = partial(_one_by_one, agent, space.geometry), ASKED_ONE_BY_ONE
+    ask = rows_of(agent, space.geometry)
+    step = PROOF_BATCH if _answers_batches(agent, space.geometry) else ASKED_ONE_BY_ONE
     probs = np.zeros((len(rows), space.geometry.cells))
     for start in range(0, len(rows), step):
         boards = space.boards[rows[start : start + step]]
@@ -173,15 +169,24 @@ def policy_matrix(
 def rows_of(agent: Agent, geometry: Geometry) -> Rows:
     """The agent's move probabilities for a batch of boards (n × cells, 0/1/2) whose
     mover is given: one call for the whole batch when the agent offers it
-    (``move_probability_rows``), else position by position."""
-    batch = getattr(agent, "move_probability_rows", None)
-    if callable(batch):
+    (``move_probability_rows``) for this board, else position by position (where an agent
+    of another board refuses in its own words)."""
+    if _answers_batches(agent, geometry):
+        batch = agent.move_probability_rows  # type: ignore[attr-defined]
 
         def batched(boards: npt.NDArray[Any], mover: int) -> npt.NDArray[np.float64]:
             return np.asarray(batch(boards, np.full(len(boards), mover)), dtype=np.float64)
 
         return batched
     return partial(_one_by_one, agent, geometry)
+
+
+def _answers_batches(agent: Agent, geometry: Geometry) -> bool:
+    """Whether the agent answers a batch of ``geometry``'s boards in one call: it offers
+    ``move_probability_rows`` and plays this board (a batch of another board's rows would
+    be taken for its own)."""
+    batch = getattr(agent, "move_probability_rows", None)
+    return callable(batch) and getattr(agent, "geometry", None) in (None, geometry)
 
 
 def _one_by_one(
