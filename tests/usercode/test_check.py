@@ -13,17 +13,21 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.cli.helpers import ttt
 from tttlab.cli import main
 from tttlab.game import Geometry, state_space
-from tttlab.usercode import box
+from tttlab.usercode import box, grading
 from tttlab.usercode.cases import exercise_truth
 from tttlab.usercode.exercises.cs50 import OUT_OF_RANGE
-from tttlab.usercode.grading import check_cs50
+from tttlab.usercode.grading import check_cs50, check_path
 from tttlab.usercode.report import CheckReport
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -304,6 +308,42 @@ def test_ttt_check_draws_the_counterexample_and_a_line_to_reproduce_it(tmp_path:
     assert "---+---+---" in done.stdout
     contained = box.isolation()  # without a box, its one line
     assert done.stderr == ("" if contained.boxed else f"ttt check: {contained.describe}\n")
+
+
+def test_a_class_graded_in_threads_takes_turns_outside_its_boxes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ttt check`` grades a class several submissions at a time, in threads. Their boxes
+    run side by side, but their Python sides take turns: CPython 3.11 keeps the syntax-tree
+    builder's depth for the whole interpreter, and two threads building trees at once (one
+    reading a submission with ``ast.parse``, one loading a table, whose headers numpy reads
+    with ``ast.literal_eval``) ended 5 of 32 runs of ``ttt check`` on two files with
+    "internal error: SystemError: AST constructor recursion depth mismatch"."""
+    counts = {"reading": 0, "boxes": 0}
+    most = dict(counts)
+    lock = threading.Lock()
+
+    def counted(what: str, wait: float, real: Any) -> Any:
+        def run(*args: Any) -> Any:
+            with lock:
+                counts[what] += 1
+                most[what] = max(most[what], counts[what])
+            time.sleep(wait)  # time for another thread to come in, if it may
+            try:
+                return real(*args)
+            finally:
+                with lock:
+                    counts[what] -= 1
+
+        return run
+
+    monkeypatch.setattr(grading, "scan", counted("reading", 0.2, grading.scan))
+    monkeypatch.setattr(grading, "run_job", counted("boxes", 0.5, grading.run_job))
+    files = [variant(tmp_path, [], f"student{i}.py") for i in range(3)]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        reports = list(pool.map(lambda f: check_path(f, only=("player",)), files))
+    assert [r.ok for r in reports] == [True, True, True]
+    assert most == {"reading": 1, "boxes": 3}
 
 
 def test_a_class_is_graded_into_one_table_csv_and_json_lines(tmp_path: Path) -> None:

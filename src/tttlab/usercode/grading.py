@@ -12,8 +12,10 @@ goes on only, ``utility`` on finished boards only.
 
 from __future__ import annotations
 
+import contextlib
 import signal
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -147,6 +149,27 @@ def _problems(raw: RawRun, job: Job, calls: Plan) -> list[str]:
 ISOLATION = ("auto", "required", "off")
 
 
+#: Held while a submission's grading runs in this process, released while it waits for its
+#: box: ``ttt check`` grades a class several submissions at a time, in threads, and their
+#: Python sides take turns. CPython 3.11 keeps the syntax-tree builder's depth for the whole
+#: interpreter, so two threads building trees at once (reading a submission's definitions
+#: with ``ast.parse``, loading a table, whose ``.npy`` headers numpy reads with
+#: ``ast.literal_eval``) fail with "SystemError: AST constructor recursion depth mismatch"
+#: (python/cpython#106905): 5 of 32 runs of ``ttt check`` on two files, two at a time, on
+#: this 2-core machine with four such runs side by side.
+_TURN = threading.Lock()
+
+
+@contextlib.contextmanager
+def _waiting() -> Iterator[None]:
+    """Give the turn to another submission's grading while this one waits for its box."""
+    _TURN.release()
+    try:
+        yield
+    finally:
+        _TURN.acquire()
+
+
 def check_path(
     path: Path,
     *,
@@ -165,7 +188,21 @@ def check_path(
 
     The code runs in a box of its own (:mod:`tttlab.usercode.box`); ``isolation``
     "required" refuses (:class:`TttlabError`) where no box can be made, "off" grades
-    without one."""
+    without one. Safe to call from several threads: the boxes run side by side."""
+    with _TURN:
+        return _check(path, exercise, time_limit, memory_mb, call_seconds, only, isolation, names)
+
+
+def _check(
+    path: Path,
+    exercise: str | None,
+    time_limit: float,
+    memory_mb: int,
+    call_seconds: float,
+    only: tuple[str, ...],
+    isolation: str,
+    names: Mapping[str, str] | Iterable[str],
+) -> CheckReport:
     if isolation not in ISOLATION:
         raise TttlabError(f"isolation must be one of {', '.join(ISOLATION)}, got {isolation!r}")
     contained = box.isolation() if isolation != "off" else None
@@ -235,7 +272,8 @@ def check_path(
         {ours: at.rsplit(".", 1)[0] for ours, at in located.items()},
     )
     try:
-        raw = run_job(job, boxed)
+        with _waiting():
+            raw = run_job(job, boxed)
     except (OSError, ValueError) as error:  # the copy or the box could not be made
         return _nothing(path, f"could not be graded: {error}", described, status="error")
     raw.isolation = described
