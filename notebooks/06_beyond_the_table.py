@@ -95,11 +95,11 @@ _, miss = early_mistake("alphazero", 1024)
 tttlab.position(miss.position)
 
 # %% [markdown]
-# With 8,192 games it is perfect: unbeatable on both seats, and every move it can reach keeps
+# With 4,096 games it is perfect: unbeatable on both seats, and every move it can reach keeps
 # the game value.
 
 # %%
-az = tttlab.train("alphazero", episodes=8192, seed=0, progress=False)
+az = tttlab.train("alphazero", episodes=4096, seed=0, progress=False)
 az_evaluation = az.evaluation()
 assert miss is not None and az_evaluation.unbeatable
 assert az_evaluation.X.optimal_share == az_evaluation.O.optimal_share == 1.0

@@ -77,10 +77,12 @@ def test_config_limits() -> None:
 def test_the_agent_is_a_moving_average_that_training_never_reads() -> None:
     """``average`` changes only the network that plays: the trained network is the same
     with or without it, and after the first iteration the played one keeps 1/10 of the
-    initial network (at most (1 + t) / (10 + t) at iteration t)."""
+    initial network (at most (1 + t) / (10 + t) at iteration t). The averaged run is the
+    resume test's, whose program JAX's persistent cache then serves."""
     config = dict(episodes=256, seed=1, batch=64, updates=4)
-    plain = AlphaZeroTrainer(AlphaZeroConfig(Geometry(), average=0.0, **config))
-    averaged = AlphaZeroTrainer(AlphaZeroConfig(Geometry(), average=0.5, **config))
+    plain = AlphaZeroTrainer(AlphaZeroConfig(Geometry(3, 4, 3), average=0.0, **config))
+    averaged = AlphaZeroTrainer(AlphaZeroConfig(Geometry(3, 4, 3), **config))
+    assert averaged.config.average == 0.98  # the default, held to 1/10 at the first iteration
     assert plain.carry.average is None
     initial = to_params(averaged.config.architecture, averaged.carry.network)
     plain.run(1)
