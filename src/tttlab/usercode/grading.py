@@ -189,104 +189,92 @@ def check_path(
     The code runs in a box of its own (:mod:`tttlab.usercode.box`); ``isolation``
     "required" refuses (:class:`TttlabError`) where no box can be made, "off" grades
     without one. Safe to call from several threads: the boxes run side by side."""
-    with _TURN:
-        return _check(path, exercise, time_limit, memory_mb, call_seconds, only, isolation, names)
-
-
-def _check(
-    path: Path,
-    exercise: str | None,
-    time_limit: float,
-    memory_mb: int,
-    call_seconds: float,
-    only: tuple[str, ...],
-    isolation: str,
-    names: Mapping[str, str] | Iterable[str],
-) -> CheckReport:
-    if isolation not in ISOLATION:
-        raise TttlabError(f"isolation must be one of {', '.join(ISOLATION)}, got {isolation!r}")
-    contained = box.isolation() if isolation != "off" else None
-    if isolation == "required" and (contained is None or not contained.boxed):
-        assert contained is not None
-        raise TttlabError(f"{contained.describe}; --isolation required refuses to grade")
-    boxed = contained is not None and contained.boxed
-    described = "off: not contained (asked)" if contained is None else contained.describe
-    files = python_files(path)
-    if not files:
-        raise TttlabError(f"no .py file in {path}")
-    folder = path if path.is_dir() else path.parent
-    modules = scan(folder, files)
-    given = names if isinstance(names, Mapping) else tuple(names)
-    shape = exercise or detect(modules, _loose(given))
-    if shape is None:
-        return _nothing(
-            path,
-            "defines none of the exercises (cs50, course, board); --exercise forces one",
-            described,
-            status="fail",
-        )
-    if shape not in EXERCISES:
-        raise TttlabError(f"unknown exercise {shape!r}; choose one of {', '.join(EXERCISES)}")
-    spec = EXERCISES[shape]
-    renames = renames_of(given, spec)
-    unknown = [f for f in only if f not in spec.functions]
-    if unknown:
-        raise TttlabError(
-            f"{shape} has no check {unknown[0]!r}; its checks: {', '.join(spec.functions)}"
-        )
-    module = ""
-    if spec.load == "import" and path.is_dir():
-        found = minimax_files(path)
-        if len(found) != 1:
-            problem = (
-                "no .py file in it defines minimax()"
-                if not found
-                else f"{len(found)} files define minimax() ({', '.join(f.name for f in found)}) "
-                f"and none is tictactoe.py: name the one to grade (ttt check {found[0]})"
+    with _TURN:  # a turn of its own, given up while its box runs
+        if isolation not in ISOLATION:
+            raise TttlabError(f"isolation must be one of {', '.join(ISOLATION)}, got {isolation!r}")
+        contained = box.isolation() if isolation != "off" else None
+        if isolation == "required" and (contained is None or not contained.boxed):
+            assert contained is not None
+            raise TttlabError(f"{contained.describe}; --isolation required refuses to grade")
+        boxed = contained is not None and contained.boxed
+        described = "off: not contained (asked)" if contained is None else contained.describe
+        files = python_files(path)
+        if not files:
+            raise TttlabError(f"no .py file in {path}")
+        folder = path if path.is_dir() else path.parent
+        modules = scan(folder, files)
+        given = names if isinstance(names, Mapping) else tuple(names)
+        shape = exercise or detect(modules, _loose(given))
+        if shape is None:
+            return _nothing(
+                path,
+                "defines none of the exercises (cs50, course, board); --exercise forces one",
+                described,
+                status="fail",
             )
-            return _nothing(path, problem, described, status="fail" if not found else "error")
-        files = found
-        module = found[0].name
-    elif spec.load == "import":
-        module = path.name
-    truth = exercise_truth()
-    calls, phases = _planned(spec.key, only)
-    graded = [module_of(f.relative_to(folder)) for f in files]
-    modules = [m for m in modules if m.name in graded]
-    located = where(spec, modules, renames)
-    job = Job(
-        path,
-        spec.key,
-        spec.load,
-        tuple(str(f.relative_to(folder)) for f in files),
-        spec.names,
-        phases,
-        spec.unlimited,
-        spec.timed,
-        time_limit,
-        memory_mb,
-        call_seconds,
-        module,
-        tuple(graded),
-        renames,
-        {ours: at.rsplit(".", 1)[0] for ours, at in located.items()},
-    )
-    try:
-        with _waiting():
-            raw = run_job(job, boxed)
-    except (OSError, ValueError) as error:  # the copy or the box could not be made
-        return _nothing(path, f"could not be graded: {error}", described, status="error")
-    raw.isolation = described
-    try:
-        report = grade(path, raw, job, calls, truth, spec)
-    except Exception as error:  # tttlab's own fault: this file's verdict, not the class's
-        problem = f"could not be graded: internal error in ttt check ({error!r})"
-        return _nothing(path, problem, described, status="error")
-    sources = {str(f.relative_to(folder)): f.read_text(errors="replace") for f in files}
-    hints, could_be = spec.hints(sources, report), suggestions(spec, raw.missing, modules)
-    problems = (*hints, *report.problems, *could_be)
-    shown = located if len(files) > 1 or renames else {}
-    return replace(report, problems=problems, found=shown, renamed=renames)
+        if shape not in EXERCISES:
+            raise TttlabError(f"unknown exercise {shape!r}; choose one of {', '.join(EXERCISES)}")
+        spec = EXERCISES[shape]
+        renames = renames_of(given, spec)
+        unknown = [f for f in only if f not in spec.functions]
+        if unknown:
+            raise TttlabError(
+                f"{shape} has no check {unknown[0]!r}; its checks: {', '.join(spec.functions)}"
+            )
+        module = ""
+        if spec.load == "import" and path.is_dir():
+            found = minimax_files(path)
+            if len(found) != 1:
+                listed = ", ".join(f.name for f in found)
+                problem = (
+                    "no .py file in it defines minimax()"
+                    if not found
+                    else f"{len(found)} files define minimax() ({listed}) "
+                    f"and none is tictactoe.py: name the one to grade (ttt check {found[0]})"
+                )
+                return _nothing(path, problem, described, status="fail" if not found else "error")
+            files = found
+            module = found[0].name
+        elif spec.load == "import":
+            module = path.name
+        truth = exercise_truth()
+        calls, phases = _planned(spec.key, only)
+        graded = [module_of(f.relative_to(folder)) for f in files]
+        modules = [m for m in modules if m.name in graded]
+        located = where(spec, modules, renames)
+        job = Job(
+            path,
+            spec.key,
+            spec.load,
+            tuple(str(f.relative_to(folder)) for f in files),
+            spec.names,
+            phases,
+            spec.unlimited,
+            spec.timed,
+            time_limit,
+            memory_mb,
+            call_seconds,
+            module,
+            tuple(graded),
+            renames,
+            {ours: at.rsplit(".", 1)[0] for ours, at in located.items()},
+        )
+        try:
+            with _waiting():
+                raw = run_job(job, boxed)
+        except (OSError, ValueError) as error:  # the copy or the box could not be made
+            return _nothing(path, f"could not be graded: {error}", described, status="error")
+        raw.isolation = described
+        try:
+            report = grade(path, raw, job, calls, truth, spec)
+        except Exception as error:  # tttlab's own fault: this file's verdict, not the class's
+            problem = f"could not be graded: internal error in ttt check ({error!r})"
+            return _nothing(path, problem, described, status="error")
+        sources = {str(f.relative_to(folder)): f.read_text(errors="replace") for f in files}
+        hints, could_be = spec.hints(sources, report), suggestions(spec, raw.missing, modules)
+        problems = (*hints, *report.problems, *could_be)
+        shown = located if len(files) > 1 or renames else {}
+        return replace(report, problems=problems, found=shown, renamed=renames)
 
 
 @lru_cache(maxsize=16)
