@@ -85,12 +85,14 @@ def _scan(env: Any, batch: int, steps: int) -> Callable[[int], tuple[float, int 
 FORMS = {"loop": _loop, "scan": _scan}
 
 
-def throughput(env: Any, batch: int, steps: int, form: str) -> tuple[float, float | None]:
+def throughput(
+    env: Any, batch: int, steps: int, form: str, repeats: int = REPEATS
+) -> tuple[float, float | None]:
     """(steps per second, finished games per second, or None where the form counts none) of
-    random self-play: the best of :data:`REPEATS` timed runs, after one that compiles."""
+    random self-play: the best of ``repeats`` timed runs, after one that compiles."""
     run = FORMS[form](env, batch, steps)
     run(0)  # compiles
-    seconds, finished = min((run(seed) for seed in range(1, REPEATS + 1)), key=lambda r: r[0])
+    seconds, finished = min((run(seed) for seed in range(1, repeats + 1)), key=lambda r: r[0])
     return batch * steps / seconds, None if finished is None else finished / seconds
 
 
@@ -103,6 +105,7 @@ def main() -> None:
         "--moves", type=float, default=3e7, help="moves per measurement (sets the steps)"
     )
     parser.add_argument("--forms", default="scan,loop")
+    parser.add_argument("--repeats", type=int, default=REPEATS, help="timed runs per figure")
     parser.add_argument("--no-pgx", action="store_true", help="skip pgx's tic_tac_toe")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -121,7 +124,7 @@ def main() -> None:
             steps = max(16, int(args.moves // batch))
             turn += 1
             for name, env in envs[turn % len(envs) :] + envs[: turn % len(envs)]:
-                sps, gps = throughput(env, batch, steps, form)
+                sps, gps = throughput(env, batch, steps, form, args.repeats)
                 row = {
                     "env": name,
                     "form": form,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tttlab.game import Geometry, Player, Position
-from tttlab.vector import make
+from tttlab.vector import Env, make
 
 GAMES = 1_000
 
@@ -98,3 +98,43 @@ def test_observation_is_from_the_movers_side() -> None:
     assert obs[1, 1, 1]  # O to move: X's stone is "theirs"
     assert not obs[..., 0].any()
     np.testing.assert_array_equal(np.asarray(env.observe(state, 0)), obs[..., ::-1])
+
+
+def _random_actions(env: Env, games: int, plies: int, seed: int) -> list[np.ndarray]:
+    """Every field after each of ``plies`` random actions, occupied and off-board ones (-1 and
+    ``cells``) among them, in ``games`` games at once."""
+    cells = env.num_actions
+
+    def body(state, key):  # type: ignore[no-untyped-def]
+        after = jax.vmap(env.step)(state, jax.random.randint(key, (games,), -1, cells + 1))
+        fields = (after.board, after.legal_action_mask, after.current_player, after.rewards)
+        return after, (*fields, after.terminated, after._step_count)
+
+    @jax.jit
+    def run(key):  # type: ignore[no-untyped-def]
+        state = jax.vmap(env.init)(jax.random.split(key, games))
+        return jax.lax.scan(body, state, jax.random.split(key, plies))[1]
+
+    return [np.asarray(field) for field in run(jax.random.PRNGKey(seed))]
+
+
+@pytest.mark.parametrize(
+    "choice",
+    [
+        {"_write": "scatter", "_cells": jnp.int32, "_win": "gather", "_legal": "onehot"},
+        {"_write": "onehot", "_cells": jnp.int32, "_win": "gather", "_legal": "onehot"},
+    ],
+)
+def test_every_way_of_writing_step_plays_alike(choice: dict[str, object]) -> None:
+    # Env's class attributes choose how step is written (benchmarks/bench_vector_step.py
+    # times them); with the default, these two cover every other value of each.
+    assert all(getattr(Env, name) != value for name, value in choice.items())
+    board = "3x4k3"
+    ours = _random_actions(type("Variant", (Env,), choice)(Geometry.parse(board)), 400, 14, 5)
+    default = _random_actions(make(board), 400, 14, 5)
+    for field, other in zip(default, ours, strict=True):
+        np.testing.assert_array_equal(field.astype(np.int64), other.astype(np.int64))
+    terminated, stones = default[4], default[5]
+    assert terminated.any()  # some games are over ...
+    assert not terminated.all()  # ... some go on ...
+    assert (stones >= 5).any()  # ... long enough for a win on 3x4 k=3

@@ -25,6 +25,8 @@ never reads it, and search code reads it once per expanded node.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import operator
 from functools import cached_property
 from typing import Any
 
@@ -129,6 +131,23 @@ class Env:
         ((1024, 16), 1024, 16)
     """
 
+    # How ``step`` is written, fixed per class so that ``benchmarks/bench_vector_step.py``
+    # can time every choice against pgx on a machine's own backend (a test checks that each
+    # plays alike): the stone written by a scatter, by a one-hot ``where`` gated on the
+    # move's legality, or cell by cell ("cellwise": a cell takes the stone when it is the
+    # target, empty, and the game goes on, so the new board needs no per-game reduction or
+    # gather); int8 or int32 cells; a win read by one gather of every line's cells or line
+    # by line from static slices; the occupied test by a one-hot reduction or by indexing.
+    # Chosen on an H200 (random self-play in one jit, batches 1,024 to 1,048,576): slices
+    # took batch 16,384 from 0.74x of pgx to 1.0x and more; cellwise is one kernel fewer
+    # per step than the gated write (13, pgx's count), which the launch-bound small batches
+    # pay for (1,024: 0.87x -> 0.96x). On the 2-core CPU the four are within its noise of
+    # the earlier scatter/gather/one-hot step or ahead (docs/benchmarks.md has the figures).
+    _write: str = "cellwise"
+    _cells: Any = jnp.int8
+    _win: str = "slices"
+    _legal: str = "gather"
+
     def __init__(self, geometry: Geometry) -> None:
         self.geometry = geometry
         self._lines = np.asarray(geometry.lines, dtype=np.int32).reshape(-1, geometry.k)
@@ -140,7 +159,7 @@ class Env:
         the start is the same for every key."""
         del key
         return State(
-            board=jnp.zeros(self.geometry.cells, jnp.int8),
+            board=jnp.zeros(self.geometry.cells, self._cells),
             current_player=jnp.int32(0),
             rewards=jnp.zeros(2, jnp.float32),
             terminated=jnp.bool_(False),
@@ -158,20 +177,28 @@ class Env:
         cells = self.geometry.cells
         action = jnp.asarray(action, jnp.int32)
         active = ~(state.terminated | state.truncated)
-        # The occupied test reads a one-hot of the action; the stone is written by a scatter
-        # into int8 cells. Under vmap on this CPU, random self-play (benchmarks/
-        # bench_vector.py's scan form) ran up to 1.19x faster with the scatter than with a
-        # one-hot write at batches of 1,024 to 4,096, and int8 cells, a quarter of int32's
-        # memory, took it from 0.97-1.0x of pgx's speed to ahead at 2,048 and 1,048,576.
         target = jnp.arange(cells, dtype=jnp.int32) == action
         # An action off the board (-1, or cells) is illegal, as pgx has it: it ends the game
         # and the mover loses. (Without the range check it would match no cell and pass.)
         on_board = (action >= 0) & (action < cells)
-        legal = on_board & ~jnp.any(target & (state.board != 0))
+        if self._legal == "onehot":
+            legal = on_board & ~jnp.any(target & (state.board != 0))
+        else:
+            legal = on_board & (state.board[jnp.clip(action, 0, cells - 1)] == 0)
         place = active & legal
-        piece = (state.current_player + 1).astype(jnp.int8)
-        board = jnp.where(place, state.board.at[action].set(piece, mode="drop"), state.board)
-        won = place & jnp.any(jnp.all(board[self._lines] == piece, axis=-1))
+        piece = (state.current_player + 1).astype(self._cells)
+        if self._write == "scatter":
+            board = jnp.where(place, state.board.at[action].set(piece, mode="drop"), state.board)
+        elif self._write == "onehot":
+            board = jnp.where(place & target, piece, state.board)
+        else:  # "cellwise": each cell decides from itself alone (on the target, empty, active)
+            board = jnp.where(active & target & (state.board == 0), piece, state.board)
+        mine = board == piece
+        if self._win == "gather":
+            won = place & jnp.any(jnp.all(mine[self._lines], axis=-1))
+        else:
+            lines = [functools.reduce(operator.and_, (mine[c] for c in ln)) for ln in self._lines]
+            won = place & functools.reduce(operator.or_, lines)
         count = state._step_count + place.astype(jnp.int32)
         illegal = active & ~legal
         ended = won | illegal | (count == cells)
@@ -220,7 +247,7 @@ class Env:
         """States for boards given as cell arrays (..., cells) of 0/1/2, e.g. the
         ``boards`` of a :class:`tttlab.game.StateSpace`. Only reachable, unfinished
         positions are meant: the side to move is read off the stone counts."""
-        board = jnp.asarray(boards, jnp.int8)
+        board = jnp.asarray(boards, self._cells)
         count = jnp.sum(board != 0, axis=-1).astype(jnp.int32)
         batch = board.shape[:-1]
         return State(
