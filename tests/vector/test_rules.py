@@ -118,6 +118,11 @@ def _random_actions(env: Env, games: int, plies: int, seed: int) -> list[np.ndar
     return [np.asarray(field) for field in run(jax.random.PRNGKey(seed))]
 
 
+@pytest.fixture(scope="module")
+def default_trace() -> list[np.ndarray]:
+    return _random_actions(make("3x4k3"), 400, 14, 5)
+
+
 @pytest.mark.parametrize(
     "choice",
     [
@@ -125,13 +130,15 @@ def _random_actions(env: Env, games: int, plies: int, seed: int) -> list[np.ndar
         {"_write": "onehot", "_cells": jnp.int32, "_win": "gather", "_legal": "onehot"},
     ],
 )
-def test_every_way_of_writing_step_plays_alike(choice: dict[str, object]) -> None:
+def test_every_way_of_writing_step_plays_alike(
+    choice: dict[str, object], default_trace: list[np.ndarray]
+) -> None:
     # Env's class attributes choose how step is written (benchmarks/bench_vector_step.py
     # times them); with the default, these two cover every other value of each.
     assert all(getattr(Env, name) != value for name, value in choice.items())
-    board = "3x4k3"
-    ours = _random_actions(type("Variant", (Env,), choice)(Geometry.parse(board)), 400, 14, 5)
-    default = _random_actions(make(board), 400, 14, 5)
+    variant = type("Variant", (Env,), choice)(Geometry.parse("3x4k3"))
+    ours = _random_actions(variant, 400, 14, 5)
+    default = default_trace
     for field, other in zip(default, ours, strict=True):
         np.testing.assert_array_equal(field.astype(np.int64), other.astype(np.int64))
     terminated, stones = default[4], default[5]
