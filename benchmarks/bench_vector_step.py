@@ -66,6 +66,11 @@ def grid(spec: str) -> list[dict[str, str]]:
     if unknown:
         raise SystemExit(f"bench_vector_step: unknown choice {sorted(unknown)[0]!r}")
     values = {k: given[k].split(",") if k in given else list(v) for k, v in CHOICES.items()}
+    for name, chosen in values.items():
+        wrong = [v for v in chosen if v not in CHOICES[name]]
+        if wrong:
+            known = ", ".join(CHOICES[name])
+            raise SystemExit(f"bench_vector_step: {name}={wrong[0]!r} is not one of {known}")
     return [dict(zip(values, combo, strict=True)) for combo in itertools.product(*values.values())]
 
 
@@ -124,8 +129,8 @@ def main() -> None:
     envs: list[tuple[str, Any]] = [
         ("/".join(choice.values()), variant(args.board, **choice)) for choice in grid(args.grid)
     ]
-    if not args.no_pgx:
-        import pgx
+    if not args.no_pgx and args.board in ("3x3", "3x3k3"):
+        import pgx  # pgx's tic_tac_toe is the 3x3 board alone
 
         envs.append(("pgx", pgx.make("tic_tac_toe")))
     device = jax.devices()[0]
@@ -159,7 +164,7 @@ def main() -> None:
                     f"{args.form} {name:<22} batch {batch:>9,}: {sps / 1e6:9.1f} M steps/s",
                     flush=True,
                 )
-            # the next batch's steps: aim at --seconds with what this machine just did
+        # the next batch's steps aim at --seconds with the fastest rate seen so far
         args.rate = max(
             args.rate, max(r["steps_per_second"] for r in rows if r.get("batch") == batch)
         )

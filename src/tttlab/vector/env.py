@@ -191,8 +191,10 @@ class Env:
             board = jnp.where(place, state.board.at[action].set(piece, mode="drop"), state.board)
         elif self._write == "onehot":
             board = jnp.where(place & target, piece, state.board)
-        else:  # "cellwise": each cell decides from itself alone (on the target, empty, active)
+        elif self._write == "cellwise":  # each cell from itself: the target, empty, active
             board = jnp.where(active & target & (state.board == 0), piece, state.board)
+        else:
+            raise ValueError(f"no way of writing a stone called {self._write!r}")
         mine = board == piece
         if self._win == "gather":
             won = place & jnp.any(jnp.all(mine[self._lines], axis=-1))
