@@ -58,7 +58,9 @@ def _loop(env: Any, batch: int, steps: int) -> Callable[[int], tuple[float, int 
     return run
 
 
-def _scan(env: Any, batch: int, steps: int) -> Callable[[int], tuple[float, int | None]]:
+def scan_program(env: Any, batch: int, steps: int) -> jax.stages.Wrapped:
+    """The scan form's whole run as one jitted function of a key: ``init`` traced inside it,
+    then ``lax.scan`` over ``steps`` random moves; it returns the games finished."""
     step = jax.vmap(auto_reset(env.step, env.init))
 
     def body(state: Any, key: jax.Array) -> tuple[Any, jax.Array]:
@@ -73,6 +75,12 @@ def _scan(env: Any, batch: int, steps: int) -> Callable[[int], tuple[float, int 
         state = jax.vmap(env.init)(jax.random.split(subkey, batch))
         _, finished = jax.lax.scan(body, state, jax.random.split(key, steps))
         return finished.sum()
+
+    return whole
+
+
+def _scan(env: Any, batch: int, steps: int) -> Callable[[int], tuple[float, int | None]]:
+    whole = scan_program(env, batch, steps)
 
     def run(seed: int) -> tuple[float, int | None]:
         started = time.perf_counter()

@@ -28,22 +28,16 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-from pgx.experimental.utils import act_randomly
-from pgx.experimental.wrappers import auto_reset
 
 sys.path.insert(0, str(Path(__file__).parent))
 import bench_vector
 
 from tttlab.vector import Env, make
 
-CELLS = {"int8": jnp.int8, "int32": jnp.int32}
-
-
+#: The cell dtypes by name, and each choice's values (``Env.WAYS``, without the underscore).
+CELLS = {jnp.dtype(t).name: t for t in Env.WAYS["_cells"]}
 CHOICES = {
-    "write": ("scatter", "onehot", "cellwise"),
-    "cells": tuple(CELLS),
-    "win": ("gather", "slices"),
-    "legal": ("onehot", "gather"),
+    name.lstrip("_"): tuple(CELLS) if name == "_cells" else ways for name, ways in Env.WAYS.items()
 }
 
 
@@ -52,7 +46,8 @@ def variant(board: str, **choice: str) -> Env:
     ``win=``, ``legal=``; a choice left out keeps ``Env``'s own)."""
     attrs: dict[str, Any] = {f"_{k}": CELLS[v] if k == "cells" else v for k, v in choice.items()}
     name = "_".join(f"{k}_{v}" for k, v in choice.items())
-    return type(f"Env_{name}", (Env,), attrs)(make(board).geometry)
+    env: Env = type(f"Env_{name}", (Env,), attrs)(make(board).geometry)
+    return env
 
 
 def grid(spec: str) -> list[dict[str, str]]:
@@ -75,23 +70,13 @@ def grid(spec: str) -> list[dict[str, str]]:
 
 
 def kernels(env: Any, batch: int, dump: Path | None = None) -> int | None:
-    """Top-level ops in the compiled body of one scan step (the kernels a GPU launches per
-    step), or None where the compiled text has no loop body to read. ``dump``: a file to
-    write the compiled program's text to."""
-    step = jax.vmap(auto_reset(env.step, env.init))
-
-    def body(state: Any, key: jax.Array) -> tuple[Any, jax.Array]:
-        k_act, k_step = jax.random.split(key)
-        state = step(
-            state, act_randomly(k_act, state.legal_action_mask), jax.random.split(k_step, batch)
-        )
-        return state, state.terminated.sum()
-
-    def whole(key: jax.Array) -> Any:
-        state = jax.vmap(env.init)(jax.random.split(key, batch))
-        return jax.lax.scan(body, state, jax.random.split(key, 4))[1].sum()
-
-    text = jax.jit(whole).lower(jax.random.PRNGKey(0)).compile().as_text()
+    """Top-level ops in the compiled body of one step of ``bench_vector.py``'s scan program
+    (the kernels a GPU launches per step), or None where the compiled text has no loop body
+    to read. ``dump``: a file to write the compiled program's text to."""
+    program = bench_vector.scan_program(env, batch, 4)
+    text = program.lower(jax.random.PRNGKey(0)).compile().as_text()
+    if text is None:
+        return None
     if dump is not None:
         dump.write_text(text)
     blocks = {

@@ -138,10 +138,9 @@ def test_every_way_of_writing_step_plays_alike(
     assert all(getattr(Env, name) != value for name, value in choice.items())
     variant = type("Variant", (Env,), choice)(Geometry.parse("3x4k3"))
     ours = _random_actions(variant, 400, 14, 5)
-    default = default_trace
-    for field, other in zip(default, ours, strict=True):
+    for field, other in zip(default_trace, ours, strict=True):
         np.testing.assert_array_equal(field.astype(np.int64), other.astype(np.int64))
-    terminated, stones = default[4], default[5]
+    terminated, stones = default_trace[4], default_trace[5]
     assert terminated.any()  # some games are over ...
     assert not terminated.all()  # ... some go on ...
     assert (stones >= 5).any()  # ... long enough for a win on 3x4 k=3

@@ -28,7 +28,7 @@ import dataclasses
 import functools
 import operator
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
@@ -147,8 +147,18 @@ class Env:
     _cells: Any = jnp.int8
     _win: str = "slices"
     _legal: str = "gather"
+    #: Each choice's values, checked when an environment is made.
+    WAYS: ClassVar[dict[str, tuple[Any, ...]]] = {
+        "_write": ("scatter", "onehot", "cellwise"),
+        "_cells": (jnp.int8, jnp.int32),
+        "_win": ("gather", "slices"),
+        "_legal": ("onehot", "gather"),
+    }
 
     def __init__(self, geometry: Geometry) -> None:
+        for name, ways in self.WAYS.items():
+            if getattr(self, name) not in ways:
+                raise ValueError(f"{name} must be one of {ways}, not {getattr(self, name)!r}")
         self.geometry = geometry
         self._lines = np.asarray(geometry.lines, dtype=np.int32).reshape(-1, geometry.k)
         self._shape = (geometry.rows, geometry.cols)
@@ -191,10 +201,8 @@ class Env:
             board = jnp.where(place, state.board.at[action].set(piece, mode="drop"), state.board)
         elif self._write == "onehot":
             board = jnp.where(place & target, piece, state.board)
-        elif self._write == "cellwise":  # each cell from itself: the target, empty, active
+        else:  # "cellwise": each cell from itself (the target, empty, the game going on)
             board = jnp.where(active & target & (state.board == 0), piece, state.board)
-        else:
-            raise ValueError(f"no way of writing a stone called {self._write!r}")
         mine = board == piece
         if self._win == "gather":
             won = place & jnp.any(jnp.all(mine[self._lines], axis=-1))
