@@ -123,18 +123,22 @@ def default_trace() -> list[np.ndarray]:
     return _random_actions(make("3x4k3"), 400, 14, 5)
 
 
-@pytest.mark.parametrize(
-    "choice",
-    [
-        {"_write": "scatter", "_cells": jnp.int32, "_win": "gather", "_legal": "onehot"},
-        {"_write": "onehot", "_cells": jnp.int32, "_win": "gather", "_legal": "onehot"},
-    ],
-)
+def _other_ways() -> list[dict[str, object]]:
+    """Choices that, between them, give each of ``Env.WAYS`` every value but the default."""
+    others = {name: [w for w in ways if w != getattr(Env, name)] for name, ways in Env.WAYS.items()}
+    most = max(len(values) for values in others.values())
+    return [
+        {name: values[min(i, len(values) - 1)] for name, values in others.items()}
+        for i in range(most)
+    ]
+
+
+@pytest.mark.parametrize("choice", _other_ways())
 def test_every_way_of_writing_step_plays_alike(
     choice: dict[str, object], default_trace: list[np.ndarray]
 ) -> None:
     # Env's class attributes choose how step is written (benchmarks/bench_vector_step.py
-    # times them); with the default, these two cover every other value of each.
+    # times them); with the default, these choices cover every other value of each.
     assert all(getattr(Env, name) != value for name, value in choice.items())
     variant = type("Variant", (Env,), choice)(Geometry.parse("3x4k3"))
     ours = _random_actions(variant, 400, 14, 5)
