@@ -1,11 +1,12 @@
 """How tttlab.vector's ``step`` is written, each choice timed against pgx's tic_tac_toe on
 this machine's own backend (a CPU and a GPU need not agree).
 
-Four choices (``Env``'s class attributes ``_write``, ``_cells``, ``_win`` and ``_legal``),
-every combination that ``--grid`` leaves open: the stone written by a scatter or by a one-hot
-``where``; int8 or int32 cells; a win read by one gather of every line's cells, or by each
-line's cells picked out one at a time (static slices); the occupied test read from a one-hot of
-the action (a reduction over the cells) or by indexing the cell. Each is measured as
+Five choices (``Env``'s class attributes ``_write``, ``_cells``, ``_win``, ``_legal`` and
+``_full``), every combination that ``--grid`` leaves open: the stone written by a scatter, by a
+one-hot ``where`` or cell by cell; int8 or int32 cells; a win read by one gather of every
+line's cells, or by each line's cells picked out one at a time (static slices); the occupied
+test read from a one-hot of the action (a reduction over the cells) or by indexing the cell; a
+full board from the move count or from the new board's cells. Each is measured as
 ``bench_vector.py`` measures (pgx's ``auto_reset`` and ``act_randomly``, the best of
 ``--repeats`` timed runs after one that compiles), in the scan form by default, and the
 environments take turns going first. With ``--kernels`` it also counts the kernels XLA launches

@@ -141,18 +141,23 @@ class Env:
     # Chosen on an H200 (random self-play in one jit, batches 1,024 to 1,048,576): slices
     # took batch 16,384 from 0.74x of pgx to 1.0x and more; cellwise is one kernel fewer
     # per step than the gated write (13, pgx's count), which the launch-bound small batches
-    # pay for (1,024: 0.87x -> 0.96x). On the 2-core CPU the four are within its noise of
-    # the earlier scatter/gather/one-hot step or ahead (docs/benchmarks.md has the figures).
+    # pay for (1,024: 0.87x -> 0.96x). A full board read from the new board's cells
+    # ("board") rather than from the move count ("count") is one kernel fewer again (12):
+    # 1.14-1.15x pgx at 1,024-4,096 where the count's step was 0.92-0.96x. On the 2-core CPU
+    # these are within its noise of the earlier scatter/gather/one-hot step or ahead
+    # (docs/benchmarks.md has the figures).
     _write: str = "cellwise"
     _cells: Any = jnp.int8
     _win: str = "slices"
     _legal: str = "gather"
+    _full: str = "board"
     #: Each choice's values, checked when an environment is made.
     WAYS: ClassVar[dict[str, tuple[Any, ...]]] = {
         "_write": ("scatter", "onehot", "cellwise"),
         "_cells": (jnp.int8, jnp.int32),
         "_win": ("gather", "slices"),
         "_legal": ("onehot", "gather"),
+        "_full": ("count", "board"),
     }
 
     def __init__(self, geometry: Geometry) -> None:
@@ -210,8 +215,12 @@ class Env:
             lines = [functools.reduce(operator.and_, (mine[c] for c in ln)) for ln in self._lines]
             won = place & functools.reduce(operator.or_, lines)
         count = state._step_count + place.astype(jnp.int32)
+        if self._full == "count":
+            full = count == cells
+        else:  # "board": every cell of the new board taken, one static slice each
+            full = functools.reduce(operator.and_, (board[c] != 0 for c in range(cells)))
         illegal = active & ~legal
-        ended = won | illegal | (count == cells)
+        ended = won | illegal | full
         mover = jnp.where(won, 1.0, jnp.where(illegal, -1.0, 0.0)).astype(jnp.float32)
         seat = jnp.arange(2, dtype=jnp.int32) == state.current_player
         rewards = jnp.where(seat, mover, -mover)
