@@ -7,10 +7,20 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tttlab.web.checking import MAX_UPLOAD
 
-__all__ = ["MAX_BODY", "BodyLimit"]
+__all__ = ["MAX_BODY", "BodyLimit", "body_limit"]
 
 #: Largest request body accepted, in bytes (an uploaded exercise: ``MAX_UPLOAD``).
 MAX_BODY = 16 * 1024
+
+
+def body_limit(path: str) -> int:
+    """The largest body, in bytes, that a request to ``path`` may send.
+
+    Example:
+        >>> body_limit("/api/train")
+        16384
+    """
+    return MAX_UPLOAD if path == "/api/check" else MAX_BODY
 
 
 class BodyLimit:
@@ -25,7 +35,7 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        most = MAX_UPLOAD if scope["path"] == "/api/check" else MAX_BODY
+        most = body_limit(scope["path"])
         too_big = JSONResponse(
             {"error": f"request bodies are limited to {most} bytes"}, status_code=413
         )
