@@ -50,10 +50,13 @@ def train(args: argparse.Namespace) -> None:
         trainer.run(1)
     early = trainer.done
     config = trainer.config
-    values = dict(config.__dict__["_values"], simulations=args.late_simulations)
+    header = dict(config.header(), simulations=args.late_simulations)
     # A new trainer, given the state so far: the jitted iteration is cached by its trainer,
-    # so the old one would keep its search (the same state goes on, key included).
-    late = AlphaZeroTrainer(AlphaZeroConfig(geometry, config.episodes, config.seed, **values))
+    # so the old one would keep its search (the same state goes on, key included). Its
+    # config is built as a resumed run's is, from the header.
+    late = AlphaZeroTrainer(
+        AlphaZeroConfig.from_header(geometry, config.episodes, config.seed, header)
+    )
     late.restore(trainer.checkpoint_arrays(), trainer.iteration)
     run.trainer = trainer = late  # type: ignore[attr-defined]
     print(f"{early:,} game slots with {config.simulations} simulations", flush=True)
