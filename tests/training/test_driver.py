@@ -21,6 +21,10 @@ from tttlab.game import DEFAULT
 from tttlab.io import load_agent_file
 from tttlab.training import ConsoleProgress, Outputs, Tick, Watcher, drive, resume, start
 
+#: A tiny DQN run (64 games in iterations of 16) for the network tests here: one set of
+#: hyperparameters, so JAX compiles its iteration once and its persistent cache serves the rest.
+TINY = {"batch": 16, "updates": 1, "minibatch": 16}
+
 
 class Recorder(Watcher):
     def __init__(self) -> None:
@@ -63,7 +67,7 @@ def test_table_batches_land_on_points_and_checkpoints(tmp_path: Path) -> None:
 
 def test_network_iterations_cross_the_points(tmp_path: Path) -> None:
     pytest.importorskip("jax")
-    run = start("dqn", DEFAULT, 64, seed=0, hyperparameters={"batch": 16, "updates": 1})
+    run = start("dqn", DEFAULT, 64, seed=0, hyperparameters=TINY)
     result = drive(run, eval_every=24, points=True, judge=False, signals=False)
     # whole iterations of 16 games: a point after each iteration that crosses a multiple
     assert [r["episode"] for r in result.records] == [0, 32, 48, 64]
@@ -79,7 +83,7 @@ def test_a_run_that_diverges_stops_and_keeps_its_last_finite_state(
     iteration, no agent file, no NaN curve point, and a checkpoint of the second iteration
     that resumes (was: a NaN agent handed out, judged and saved)."""
     jax = pytest.importorskip("jax")
-    run = start(algorithm, DEFAULT, 64, seed=0, hyperparameters={"batch": 16, "minibatch": 16})
+    run = start(algorithm, DEFAULT, 64, seed=0, hyperparameters=TINY)
     trainer: Any = getattr(run, "trainer")  # noqa: B009
     step = trainer._step
 

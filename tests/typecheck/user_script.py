@@ -23,7 +23,7 @@ def main(folder: Path) -> None:
 
     agent = tttlab.train("q", episodes=2_000, seed=0, progress=False)
     assert_type(agent, TrainedAgent)
-    network = tttlab.train("dqn", episodes=128, seed=0, progress=False, batch=64, updates=2)
+    network = tttlab.train("dqn", episodes=256, seed=0, progress=False, batch=64, updates=2)
     assert_type(network, TrainedNetwork)
 
     evaluation = tttlab.evaluate(agent)
