@@ -26,6 +26,7 @@ LAYER = {
     "learners": 3,
     "evaluation": 3,
     "io": 3,
+    "unboxed": 3,
     "vector": 3,
     "neural": 4,
     "usercode": 4,

@@ -48,7 +48,7 @@ class Agent(Protocol):
     Examples:
         A structural protocol: any object with these five members is an agent, judged and
         played like the built-in ones (someone else's object is asked each position twice,
-        whatever it declares: :mod:`tttlab.io.useragent`).
+        whatever it declares: :mod:`tttlab.unboxed.useragent`).
 
         >>> import numpy as np
         >>> import tttlab

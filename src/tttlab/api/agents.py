@@ -26,7 +26,8 @@ from tttlab.api.checks import geometry_of
 from tttlab.errors import TttlabTypeError
 from tttlab.evaluation.curves import routine_judging
 from tttlab.game import DEFAULT, Geometry
-from tttlab.io import check_board, file_agent, is_builtin, resolve_agent, save_agent, user_agent
+from tttlab.io import check_board, file_agent, is_builtin, resolve_agent, save_agent
+from tttlab.unboxed import user_agent
 
 if TYPE_CHECKING:
     from tttlab.api.results import Curve, Evaluation
@@ -162,7 +163,7 @@ def as_agent(
 
     Besides tttlab's agents, names and files, ``agent`` may be user code: a
     ``"file.py:NAME"`` or ``"package.module:NAME"`` string, a function or a model, under a
-    ``convention`` of :mod:`tttlab.io.adapters` (detected when None)."""
+    ``convention`` of :mod:`tttlab.unboxed.adapters` (detected when None)."""
     if isinstance(agent, (str, Path)):  # the one dispatch: built-in, file or user code
         loaded: Agent = resolve_agent(str(agent), geometry, convention=convention)
         if isinstance(loaded, (LearnedAgent, NetworkAgent)):

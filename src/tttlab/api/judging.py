@@ -22,8 +22,8 @@ from tttlab.evaluation import (
     prove_worst_case,
 )
 from tttlab.game import Geometry, Player
-from tttlab.io.useragent import sampling_if_it_differs
 from tttlab.limits import EXACT_JUDGE_POSITIONS
+from tttlab.unboxed import sampling_if_it_differs
 from tttlab.usercode.grading import check_path
 from tttlab.usercode.report import CheckReport
 
@@ -69,7 +69,7 @@ def evaluate(
 
     ``agent`` may also be anyone's policy: a function, a model with ``predict``, or
     ``"file.py:NAME"``, called under ``convention`` (detected when None; see
-    :mod:`tttlab.io.adapters`), and asked each position twice. An agent that is not
+    :mod:`tttlab.unboxed.adapters`), and asked each position twice. An agent that is not
     deterministic (one that says so, or user code that answered a position two ways) is
     judged from sampled move probabilities, and the result says ``sampled``.
 

@@ -154,7 +154,7 @@ def writable_target(path: Path, option: str) -> None:
 
 def convention_option(func: F) -> F:
     """``--convention``: how to call an agent given as FILE.py:NAME or module:NAME."""
-    from tttlab.io.adapters import CONVENTIONS
+    from tttlab.unboxed import CONVENTIONS
 
     return click.option(
         "--convention",

@@ -30,11 +30,10 @@ from tttlab.evaluation.exact import TableProgress
 from tttlab.evaluation.sampled import sampled_decisions
 from tttlab.evaluation.worstcase import ProofProgress, ProofReport
 from tttlab.game import Geometry, Player, Position, StateSpaceTooLarge
-from tttlab.io import UserAgent
-from tttlab.io.useragent import sampling_if_it_differs
 from tttlab.limits import PROOF_BATCH
 from tttlab.render import board_text
 from tttlab.training.watchers import StatusLine
+from tttlab.unboxed import UserAgent, sampling_if_it_differs
 
 
 def _frac(x: float) -> str:

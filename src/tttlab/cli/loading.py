@@ -13,15 +13,8 @@ from typing import TypeVar
 from tttlab.agents import Agent, AgentError
 from tttlab.cli.common import CommandError, err, geometry_from
 from tttlab.game import DEFAULT, Geometry, StateSpaceTooLarge
-from tttlab.io import (
-    FileAgent,
-    UserAgent,
-    check_board,
-    file_agent,
-    is_builtin,
-    is_user_spec,
-    resolve_agent,
-)
+from tttlab.io import FileAgent, check_board, file_agent, is_builtin, resolve_agent
+from tttlab.unboxed import UserAgent, is_user_spec
 
 T = TypeVar("T")
 

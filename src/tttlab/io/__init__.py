@@ -1,7 +1,6 @@
-"""Reading and writing agent files (no pickle), resolving AGENT arguments, and agents from
-anyone's code (:mod:`tttlab.io.adapters`: the conventions)."""
+"""Reading and writing agent files (no pickle), and resolving AGENT arguments (a user's
+code among them, loaded unboxed by :mod:`tttlab.unboxed`)."""
 
-from tttlab.io.adapters import CONVENTIONS, UserAgent, user_agent
 from tttlab.io.agentfile import (
     AgentFileError,
     FileAgent,
@@ -10,19 +9,14 @@ from tttlab.io.agentfile import (
     save_agent,
 )
 from tttlab.io.resolve import file_agent, is_builtin, resolve_agent
-from tttlab.io.userspec import is_user_spec
 
 __all__ = [
-    "CONVENTIONS",
     "AgentFileError",
     "FileAgent",
-    "UserAgent",
     "check_board",
     "file_agent",
     "is_builtin",
-    "is_user_spec",
     "load_agent_file",
     "resolve_agent",
     "save_agent",
-    "user_agent",
 ]

@@ -12,9 +12,9 @@ from pathlib import Path
 from tttlab.agents import BUILTIN, Agent, AgentError, make_agent
 from tttlab.agents.network import NetworkAgent
 from tttlab.game import Geometry
-from tttlab.io.adapters import user_agent
 from tttlab.io.agentfile import FileAgent, load_agent_file
-from tttlab.io.userspec import is_user_spec
+from tttlab.unboxed.adapters import user_agent
+from tttlab.unboxed.userspec import is_user_spec
 
 __all__ = ["file_agent", "is_builtin", "resolve_agent", "split_search"]
 
@@ -43,7 +43,7 @@ def resolve_agent(
     convention: str | None = None,
 ) -> Agent:
     """A built-in agent by name, the agent stored in a file, or a user's code called under
-    ``convention`` (:mod:`tttlab.io.adapters`; detected when None).
+    ``convention`` (:mod:`tttlab.unboxed.adapters`; detected when None).
 
     With ``geometry`` None a file decides the board; built-ins and user code play 3×3.
     """

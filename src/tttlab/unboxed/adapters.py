@@ -22,7 +22,7 @@ and says that the result is sampled. An object with tttlab's agent protocol is a
 same way, its ``move_probabilities`` twice, whatever it declares.
 
 User code runs in this process (it must, to play against a person); it is asked through
-:class:`~tttlab.io.useragent.UserAgent`, and what it raises, and any illegal move,
+:class:`~tttlab.unboxed.useragent.UserAgent`, and what it raises, and any illegal move,
 becomes one :class:`~tttlab.errors.AgentError` line.
 """
 
@@ -37,8 +37,8 @@ import numpy as np
 from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, Position
 from tttlab.game.observation import planes_of
-from tttlab.io.useragent import SAMPLES, UserAgent
-from tttlab.io.userspec import (
+from tttlab.unboxed.useragent import SAMPLES, UserAgent
+from tttlab.unboxed.userspec import (
     is_user_spec,
     load_object,
     loaded_module,

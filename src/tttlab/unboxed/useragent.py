@@ -1,5 +1,5 @@
 """The user code agent: a tttlab agent that asks someone's code for each move, under one
-of the conventions of :mod:`tttlab.io.adapters`, and never believes it about itself.
+of the conventions of :mod:`tttlab.unboxed.adapters`, and never believes it about itself.
 
 Each position a judge needs is asked twice (a batched policy: each batch twice), and the two
 answers must agree; where they differ, :class:`~tttlab.errors.NotDeterministic` says where,
@@ -21,7 +21,7 @@ from tttlab.errors import AgentError, NotDeterministic
 from tttlab.exercise import board_of
 from tttlab.game import Geometry, Player, Position, StateSpace, state_space
 from tttlab.game.observation import planes_of
-from tttlab.io.userspec import raised
+from tttlab.unboxed.userspec import raised
 
 __all__ = ["SAMPLES", "UserAgent", "sampling_if_it_differs"]
 
