@@ -22,6 +22,11 @@ sampled judging and the batched environment only).
 from __future__ import annotations
 
 __all__ = [
+    "BOX_COPY_BYTES",
+    "BOX_PROCESSES",
+    "BOX_STDERR_BYTES",
+    "BOX_WRITABLE_BYTES",
+    "CALL_ANSWER_BYTES",
     "CONV_CHANNELS",
     "CONV_LAYERS",
     "ENUMERATION_CANDIDATES",
@@ -40,6 +45,7 @@ __all__ = [
     "SERVER_SEARCH_CELLS",
     "SERVER_TABLE_CANDIDATES",
     "SERVER_TRAINING_EPISODES",
+    "TABLE_ANSWER_BYTES",
     "TABLE_SOLVE_CANDIDATES",
 ]
 
@@ -126,3 +132,33 @@ HIDDEN_WIDTH = 4096
 #: the self-play search waits for every one of them.
 CONV_LAYERS = 8
 CONV_CHANNELS = 256
+
+# ``ttt check``'s box (tttlab.usercode.box and .sandbox): what one submission may use.
+
+#: The most bytes of a submission's folder copied into its box: a class's files are source
+#: code (the corpus's largest folder is 12 KB); past this the folder is refused in one line,
+#: before anything runs.
+BOX_COPY_BYTES = 16 * 2**20
+
+#: Everything a submission may write in its box, together: its working folder and /tmp are
+#: one tmpfs of this size (the disk cannot fill, and memory holds it), /dev holds the device
+#: nodes only, read-only, and every other folder is read-only. One file may be this large
+#: (``RLIMIT_FSIZE``, in and out of the box).
+BOX_WRITABLE_BYTES = 64 * 2**20
+
+#: Processes a box may run at once, besides those its user already runs (a fork bomb stops
+#: here; the caller, the worker and a few of the student's own fit).
+BOX_PROCESSES = 32
+
+#: Bytes of a box's stderr the grader keeps, its head and its tail, half each: the last line
+#: names a crash, and a flood costs nothing.
+BOX_STDERR_BYTES = 64 * 1024
+
+#: Bytes of one answer of a call (the longest honest answer is a board, a list of actions,
+#: or an error's text of 200 characters): a larger answer is no answer, and the grader's
+#: bound on the whole channel is this many bytes a planned call.
+CALL_ANSWER_BYTES = 1024
+
+#: Bytes of an answer that is a whole table (the course's ``initialV_x`` over 5,478 states,
+#: ``get_state_hash_and_winner`` over 19,683: about 300 KB).
+TABLE_ANSWER_BYTES = 2**20

@@ -214,7 +214,7 @@ def test_each_check_fails_on_its_classic_bug_for_the_right_reason(bug: str, tmp_
         ([("def minimax(board):", "def other(board):")], "does not define: minimax"),
         (
             [("def player(board):\n", "def player(board):\n    import os\n    os._exit(3)\n")],
-            "the process died in player at or after .../.../...: exit code 3",
+            "the process ended in player on .../.../... (exit code 3)",
         ),
         (
             [("def player(board):\n", "def player(board):\n    while True:\n        pass\n")],

@@ -12,7 +12,7 @@ import pytest
 
 from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, state_space
-from tttlab.io.adapters import UserAgent, user_agent
+from tttlab.unboxed import UserAgent, user_agent
 from tttlab.usercode.grading import check_path
 
 CORPUS = Path(__file__).parent / "corpus"

@@ -136,11 +136,11 @@ WRONG = {
     "rebind_shapes": """
 import sys
 try:
-    from tttlab.usercode.exercises.cs50 import CS50Child as _Honest
+    from tttlab.usercode.boxside.shapes.cs50 import CS50Child as _Honest
 except ImportError:
     _Honest = None
 for _module in list(sys.modules.values()):
-    _table = getattr(_module, "SHAPES", None)
+    _table = getattr(_module, "CHILDREN", None)
     if isinstance(_table, dict) and "cs50" in _table:
         _Real = _table["cs50"]
         class _Forged(_Real):
@@ -156,6 +156,26 @@ from tttlab.exercise import winner as _reference_winner
 """,
 }
 WRONG_WINNER = ("def winner(board):\n", "def winner(board):\n    return 'nonsense'\n")
+
+#: A wrong file that forges a whole passing run: on its first call it writes the lines an
+#: honest grader would write (the results channel's, and answers to the worker's pipe) to
+#: every descriptor from 3 to 63, then exits.
+FORGE_WINNER = (
+    "def winner(board):\n",
+    """def winner(board):
+    import json
+    lines = [{"import": ["v"], "missing": [], "skipped": [], "stubbed": [], "printed": 0}]
+    lines += [{"phase": "winner"}, *[["v", "."]] * 5478, {"end": "winner", "printed": 0}]
+    lines += [{"done": True}, {"n": "0" * 16, "o": ["v", "."], "p": 0}]
+    data = "".join(json.dumps(line) + "\\n" for line in lines).encode()
+    for fd in range(3, 64):
+        try:
+            os.write(fd, data)
+        except OSError:
+            pass
+    os._exit(0)
+""",
+)
 
 #: What grading without a box cannot stop, attack by attack (as root, as on CI; the
 #: reliability guide says the same): files outside the copy are the grader's own to the
@@ -246,6 +266,8 @@ def _grade_class(tmp_path: Path, attacks: list[str], isolation: str) -> None:
             source = _module(code).replace(*WRONG_WINNER)
             (klass / f"{name}.py").write_text(source)
             wrong.append(f"{name}.py")
+        (klass / "forge_channel.py").write_text(_module("").replace(*FORGE_WINNER))
+        wrong.append("forge_channel.py")
         files = sorted(klass.glob("*.py"))
         before_class, before_outside = _hashes(klass), _hashes(outside)
         script = (  # VmHWM: this process's peak (ru_maxrss keeps the forking parent's)
@@ -280,9 +302,14 @@ def _grade_class(tmp_path: Path, attacks: list[str], isolation: str) -> None:
     assert listener.connections == 0
     peak_kb = int(done.stderr.rsplit("peak ", 1)[1].split()[0])
     assert peak_kb < 300 * 1024, peak_kb
-    if "garbage_fds" in attacks:
-        assert reports["garbage_fds.py"]["status"] == "error"
-        assert "wrote to the grader's channel" in reports["garbage_fds.py"]["problems"][0]
+    forged = reports["forge_channel.py"]
+    assert forged["status"] == "fail", forged
+    assert forged["checks"]["winner"]["status"] == "fail", forged  # on its first board
+    assert forged["checks"]["winner"]["example"]["board"] == ".../.../...", forged
+    if "garbage_fds" in attacks:  # its own answer spoiled: its fail, not the grader's error
+        assert reports["garbage_fds.py"]["status"] == "fail"
+        problem = reports["garbage_fds.py"]["problems"][0]
+        assert problem.startswith("gave no answer the grader can read"), problem
 
 
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")

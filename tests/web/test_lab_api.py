@@ -340,11 +340,12 @@ def _descendants(root: int) -> list[int]:
 
 
 def _graders(root: int) -> list[int]:
-    """The grading children (``runner.py`` in their box) below the server ``root``."""
+    """The grading boxes' callers (``__main__.py caller`` in each box) below the server
+    ``root``."""
     out = []
     for pid in _descendants(root):
         with contextlib.suppress(OSError):
-            if b"runner.py" in (Path("/proc") / str(pid) / "cmdline").read_bytes():
+            if b"__main__.py\0caller" in (Path("/proc") / str(pid) / "cmdline").read_bytes():
                 out.append(pid)
     return out
 

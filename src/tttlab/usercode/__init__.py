@@ -1,10 +1,14 @@
 """A student's exercise, judged: ``ttt check`` grades it on every reachable board, in a box
 of its own (:mod:`tttlab.usercode.box`), believing nothing it reports.
 
-Layer: above the agents and the exact judge, below the API, the CLI and the web page. The
-child's side (:mod:`~tttlab.usercode.runner`, :mod:`~tttlab.usercode.protocol`, the
-:mod:`~tttlab.usercode.exercises` package) is standard library only and is copied into the
-box; this package imports nothing at import time: its names load on first use.
+Layer: above the agents and the exact judge, below the API, the CLI and the web page. It is
+split along the trust boundary: :mod:`~tttlab.usercode.boxside` (standard library only) is
+all that is copied into the box, where a caller owns the results channel and the clock and a
+worker holds the student's code; the rest is the grader's side: the plan and the truth
+(:mod:`~tttlab.usercode.exercises`, :mod:`~tttlab.usercode.cases`), the box
+(:mod:`~tttlab.usercode.box`, :mod:`~tttlab.usercode.sandbox`), the reading
+(:mod:`~tttlab.usercode.protocol`), grading, the report and the formats. This package
+imports nothing at import time: its names load on first use.
 """
 
 from __future__ import annotations

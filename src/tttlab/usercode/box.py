@@ -7,7 +7,8 @@ container, and IOI's ``isolate`` a namespace and a user):
   network, IPC and UTS namespaces; a read-only view of the Python installation and the system
   libraries only (no ``/home``, ``/root``, ``/etc``, no project folders: tttlab itself is not
   there); the submission's own files copied into a private folder on a size-capped tmpfs
-  (``/box/work``, its working folder); no network (only its own loopback); its own PID 1, so
+  (``/box/work``, its working folder, on the box's one writable tmpfs with ``/tmp``; /dev
+  holds the device nodes only, read-only); no network (only its own loopback); its own PID 1, so
   that every process it starts ends when the box does; no capabilities.
 - **everywhere** (the fallback too): a clean, fixed environment (none of the grader's
   variables), a private copy of the submission's files as its working folder, and rlimits on
@@ -24,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import shlex
 import shutil
 import signal
 import subprocess
@@ -35,11 +35,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from tttlab.limits import BOX_COPY_BYTES, BOX_WRITABLE_BYTES
+
 __all__ = [
     "BOX",
-    "COPY_LIMIT",
     "Cgroup",
     "Isolation",
+    "TooLarge",
     "cgroups",
     "child_environment",
     "command",
@@ -51,14 +53,12 @@ __all__ = [
 
 #: Where the box's folders are, inside it.
 BOX = Path("/box")
-#: The most bytes of a submission's folder that are copied into its box.
-COPY_LIMIT = 16 * 2**20
-#: The writable folders of the box are tmpfs of this size (the disk cannot fill).
-WORK_BYTES = 64 * 2**20
 #: The user a child run by root becomes (``nobody``).
 NOBODY = 65534
-#: Processes a box may have, besides those its user already runs.
-PROCESSES = 32
+
+
+class TooLarge(ValueError):
+    """A submission larger than a box takes (:data:`~tttlab.limits.BOX_COPY_BYTES`)."""
 
 
 @dataclass(frozen=True)
@@ -166,19 +166,22 @@ def isolation() -> Isolation:
 
 
 def _bwrap(bwrap: str, grader: str, submission: str, hidden: str | None) -> list[str]:
+    """The box: everything read-only but one tmpfs of :data:`BOX_WRITABLE_BYTES` at /tmp,
+    which holds the working folder (``/box/work`` is a link to ``/tmp/work``); /dev holds
+    the device nodes only."""
     args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
     # /tmp first: the installation may live under it (a clone in /tmp), bound on top
-    args += ["--size", str(WORK_BYTES), "--tmpfs", "/tmp"]
+    args += ["--size", str(BOX_WRITABLE_BYTES), "--tmpfs", "/tmp", "--dir", "/tmp/work"]
     for root in _readable_roots():
         args += ["--ro-bind", root, root]
     if hidden is not None and any(
         hidden == r or hidden.startswith(r.rstrip("/") + "/") for r in _readable_roots()
     ):
-        args += ["--tmpfs", hidden]  # tttlab's own package is not there
-    args += ["--proc", "/proc", "--dev", "/dev"]
+        args += ["--tmpfs", hidden, "--remount-ro", hidden]  # tttlab's own package is not there
+    args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
     args += ["--dir", str(BOX), "--ro-bind", grader, str(BOX / "grader")]
     args += ["--ro-bind", submission, str(BOX / "submission")]
-    args += ["--size", str(WORK_BYTES), "--tmpfs", str(BOX / "work")]
+    args += ["--symlink", "/tmp/work", str(BOX / "work"), "--remount-ro", "/"]
     args += ["--chdir", str(BOX / "work")]
     for key, value in child_environment(str(BOX / "work")).items():
         args += ["--setenv", key, value]
@@ -186,14 +189,14 @@ def _bwrap(bwrap: str, grader: str, submission: str, hidden: str | None) -> list
 
 
 def command(grader: Path, submission: Path, job: str, boxed: bool) -> list[str]:
-    """The command line that runs the runner in ``grader`` on ``job`` (a path as the
-    child sees it) over the private copy ``submission``."""
+    """The command line that runs the box's caller in ``grader`` on ``job`` (a path as the
+    box sees it) over the private copy ``submission``."""
     python = [sys.executable, "-I", "-B"]
     if not boxed:
-        return [*python, str(grader / "runner.py"), job]
+        return [*python, str(grader / "__main__.py"), "caller", job]
     bwrap = shutil.which("bwrap") or "bwrap"
     box = _bwrap(bwrap, str(grader), str(submission), _tttlab_folder())
-    return [*box, *python, str(BOX / "grader" / "runner.py"), job]
+    return [*box, *python, str(BOX / "grader" / "__main__.py"), "caller", job]
 
 
 def run_as() -> int | None:
@@ -226,12 +229,20 @@ class Cgroup:
             return None
         return cls(folders) if folders else None
 
-    def enter(self, argv: list[str]) -> list[str]:
-        """``argv``, started by a shell that first moves itself into the cgroup."""
-        moves = " && ".join(
-            f"echo $$ > {shlex.quote(str(f / 'cgroup.procs'))}" for f in self.folders
-        )
-        return ["/bin/sh", "-c", f'{moves} && exec "$@"', "sh", *argv]
+    @staticmethod
+    def held(argv: list[str]) -> list[str]:
+        """``argv``, started by a shell that waits for a line on its standard input (a pipe
+        from the grader) before it runs, with /dev/null as its input: the grader moves it into
+        the cgroup meanwhile (:meth:`join`), as root, before the box starts and before
+        anything it runs can fork. The shell itself may already run as ``nobody``, which may
+        not write the cgroup's files."""
+        return ["/bin/sh", "-c", 'read -r _ && exec "$@" </dev/null', "sh", *argv]
+
+    def join(self, pid: int) -> None:
+        """Move the process ``pid`` (held at its start by :meth:`held`) into the cgroup;
+        an :class:`OSError` when it cannot be moved."""
+        for folder in self.folders:
+            (folder / "cgroup.procs").write_text(str(pid))
 
     def kill(self) -> None:
         """Kill every process in the cgroup (once the child is done, nothing in it may run)."""
@@ -314,8 +325,8 @@ def _owner(path: Path) -> int:
 
 def private_copy(path: Path, into: Path) -> list[str]:
     """Copy the submission (one file, or a folder's files) into ``into``; the copied
-    files' names, relative to it. Links are not followed; past :data:`COPY_LIMIT` bytes
-    a :class:`ValueError` says so."""
+    files' names, relative to it. Links are not followed; past
+    :data:`~tttlab.limits.BOX_COPY_BYTES` bytes a :class:`TooLarge` says so."""
     into.mkdir(parents=True, exist_ok=True)
     if not path.is_dir():
         target = into / path.name
@@ -330,8 +341,8 @@ def private_copy(path: Path, into: Path) -> list[str]:
         if source.is_symlink() or not source.is_file():
             continue
         total += source.stat().st_size
-        if total > COPY_LIMIT:
-            raise ValueError(f"the folder holds more than {COPY_LIMIT // 2**20} MB of files")
+        if total > BOX_COPY_BYTES:
+            raise TooLarge(f"the folder holds more than {BOX_COPY_BYTES // 2**20} MB of files")
         target = into / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)

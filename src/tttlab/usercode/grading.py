@@ -2,9 +2,10 @@
 tic-tac-toe (``X``, ``O``, ``EMPTY``, ``initial_state``, ``player``, ``actions``,
 ``result``, ``winner``, ``terminal``, ``utility``, ``minimax``).
 
-The student's module runs in a child process (:mod:`tttlab.usercode.sandbox`); this side
-plans the calls, in the order cheap first (minimax on the empty board last), and compares
-what came back with tttlab's rules and solver (:mod:`tttlab.usercode.cases`).
+The student's module runs in a box (:mod:`tttlab.usercode.sandbox`, and
+:mod:`tttlab.usercode.boxside` in it); this side plans the calls, in the order cheap first
+(minimax on the empty board last), and compares what came back with tttlab's rules and
+solver (:mod:`tttlab.usercode.cases`).
 
 As the exercise allows, ``player`` and ``actions`` are checked on boards where the game
 goes on only, ``utility`` on finished boards only.
@@ -13,7 +14,6 @@ goes on only, ``utility`` on finished boards only.
 from __future__ import annotations
 
 import contextlib
-import signal
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
@@ -72,6 +72,9 @@ def _grade(
     wrong = 0
     first: tuple[Case, list[Any]] | None = None
     for case, outcome in zip(cases, outcomes, strict=False):
+        if outcome[0] == "v" and not exercise.well_formed(function, outcome[1]):
+            # no value the box's worker writes: something in the submission wrote on its pipe
+            outcome = ["b", "a value in no form the grader's worker writes"]
         if not exercise.right(function, case, outcome, truth):
             wrong += 1
             if first is None or case.rank < first[0].rank:
@@ -98,16 +101,35 @@ def _import_problem(raw: RawRun, limit: float) -> str | None:
     return describe(raw.imported, import_seconds=limit)
 
 
+def _last_line(raw: RawRun) -> str:
+    return raw.stderr.splitlines()[-1] if raw.stderr else f"exit code {raw.returncode}"
+
+
+def _failure(raw: RawRun) -> str | None:
+    """The grader's own failure, in its own words (never the student's), or None."""
+    if raw.channel is not None:
+        return f"internal error in ttt check: the box's channel could not be read ({raw.channel})"
+    if raw.broken is not None:
+        return f"{raw.broken} ({_last_line(raw)})" if raw.stderr else raw.broken
+    if raw.imported is None and not raw.timed_out:
+        return f"the box did not start: {_last_line(raw)}"
+    return None
+
+
+_COST = {
+    "t": "did not return within {limit:g} s on {board}",
+    "k": "the process ended in {function} on {board} ({how})",
+    "b": "{function} gave no answer the grader can read on {board} ({how})",
+}
+
+
 def _problems(raw: RawRun, job: Job, calls: Plan) -> list[str]:
     problems: list[str] = []
-    if raw.imported is None:
-        detail = raw.stderr.splitlines()[-1] if raw.stderr else f"exit code {raw.returncode}"
-        if raw.timed_out:
-            detail = (
-                f"it did not finish importing within {job.time_limit:g} s "
-                "(a loop, or a game started, at import?)"
-            )
-        return [f"could not be run: {detail}"]
+    if raw.imported is None:  # only the time limit stops the box before the import's mark
+        return [
+            f"could not be run: it did not finish importing within {job.time_limit:g} s "
+            "(a loop, or a game started, at import?)"
+        ]
     trouble = _import_problem(raw, job.import_seconds)
     if trouble:
         return [trouble]
@@ -119,12 +141,22 @@ def _problems(raw: RawRun, job: Job, calls: Plan) -> list[str]:
         problems.append(f"X, O and EMPTY cannot be compared: {raw.constants}")
         return problems
     for function, outcomes in raw.results.items():
-        if outcomes and outcomes[-1][0] == "t":
-            case = calls.cases[function][len(outcomes) - 1]
-            problems.append(
-                f"{function} did not return within {job.call_seconds:g} s on "
-                f"{grid(case.board)}; its later boards were skipped"
+        last = outcomes[-1] if outcomes else ["v"]
+        if last[0] in _COST:
+            board = grid(calls.cases[function][len(outcomes) - 1].board)
+            how = str(last[1]) if last[0] != "t" else ""
+            if last[:2] == ["k", "killed by SIGKILL"]:
+                how = f"killed; over the memory limit of {job.memory_mb} MB?"
+            text = _COST[last[0]].format(
+                limit=job.call_seconds, board=board, function=function, how=how
             )
+            problems.append(
+                f"{function} {text}; its later boards were skipped"
+                if last[0] == "t"
+                else f"{text}; its later boards were skipped"
+            )
+    if raw.stopped:
+        problems.append(f"the later checks were not run: {raw.stopped}")
     running = next((f for f in calls.cases if f in raw.results and f not in raw.finished), None)
     if running is not None:
         done = len(raw.results[running])
@@ -136,12 +168,17 @@ def _problems(raw: RawRun, job: Job, calls: Plan) -> list[str]:
         if raw.timed_out:
             problems.append(f"stopped at the time limit ({job.time_limit:g} s) in {running}{where}")
         else:
-            how = raw.stderr.splitlines()[-1] if raw.stderr else f"exit code {raw.returncode}"
-            if raw.returncode == -signal.SIGKILL:
-                how = f"killed (exit code -9; over the memory limit of {job.memory_mb} MB?)"
-            problems.append(f"the process died in {running}{where}: {how}")
+            problems.append(
+                f"the box ended in {running}{where} before its caller finished "
+                f"(something in the box ended it: {_last_line(raw)})"
+            )
     elif raw.timed_out:
         problems.append(f"stopped at the time limit ({job.time_limit:g} s)")
+    elif not raw.done:
+        problems.append(
+            f"the box ended before its caller finished (something in the box ended it: "
+            f"{_last_line(raw)})"
+        )
     return problems
 
 
@@ -262,8 +299,11 @@ def check_path(
         try:
             with _waiting():
                 raw = run_job(job, boxed)
-        except (OSError, ValueError) as error:  # the copy or the box could not be made
-            return _nothing(path, f"could not be graded: {error}", described, status="error")
+        except box.TooLarge as error:  # the submission's own size
+            return _nothing(path, f"could not be graded: {error}", described, status="fail")
+        except OSError as error:  # the copy or the box could not be made: the machine's
+            problem = f"could not be graded: the box could not be made: {error}"
+            return _nothing(path, problem, described, status="error")
         raw.isolation = described
         try:
             report = grade(path, raw, job, calls, truth, spec)
@@ -312,16 +352,13 @@ def _nothing(path: Path, problem: str, isolation: str, status: str) -> CheckRepo
 def grade(
     path: Path, raw: RawRun, job: Job, calls: Plan, truth: ExerciseTruth, spec: Exercise
 ) -> CheckReport:
-    """The report for what the child sent back: ``pass``, ``fail`` (a wrong answer, or the
+    """The report for what the box sent back: ``pass``, ``fail`` (a wrong answer, or the
     module failed), ``incomplete`` (the time limit came first, and every answer given was
-    right) or ``error`` (it could not be graded: what came back cannot be believed)."""
+    right) or ``error`` (the grader failed: the box did not start, or what came back cannot
+    be believed; never the student's doing)."""
     graded = job.files if job.load != "import" else (job.module,)
-    for function, outcomes in raw.results.items():
-        if raw.channel is None and not all(
-            o[0] != "v" or spec.well_formed(function, o[1]) for o in outcomes
-        ):
-            raw.channel = f"a value of {function} in no form the runner writes"
-    if raw.channel is None:
+    failure = _failure(raw)
+    if failure is None:
         return _believed(path, raw, job, calls, truth, spec, graded)
     return CheckReport(
         file=str(path),
@@ -329,9 +366,7 @@ def grade(
         isolation=raw.isolation,
         checks={},
         coverage=0.0,
-        problems=(
-            f"could not be graded: the submission wrote to the grader's channel ({raw.channel})",
-        ),
+        problems=(f"could not be graded: {failure}",),
         seconds=raw.seconds,
         status="error",
         graded=graded,

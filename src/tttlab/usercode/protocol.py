@@ -1,59 +1,26 @@
-"""The one protocol between ``ttt check``'s child and its parent (standard library only: the
-child's copy of it is in the box).
+"""The grader's reading of the results channel that the box's caller writes (the protocol is
+declared once, in :mod:`tttlab.usercode.boxside.schema`).
 
-The child writes one JSON value per line on its results channel:
-
-- an object for each mark: first the import's (``{"import": OUTCOME, "missing": [names],
-  "skipped": [lines], "stubbed": [modules], "printed": n}``), then ``{"constants": text}``
-  when the exercise's constants cannot be compared, and for each check ``{"phase": name}``
-  ... ``{"end": name, "printed": n, "first_print": text}``;
-- an array for each call of the running check, its OUTCOME: ``["v", value]`` a value came
-  back (encoded by the shape; ``"changed"`` may follow when it wrote into its input),
-  ``["e", "TypeError: ..."]`` it raised, ``["x", code]`` it called ``sys.exit``, ``["i"]`` it
-  called ``input()``, ``["t"]`` it ran past the per-call limit; a timed check appends the
-  seconds the call took.
-
-The parent believes none of it: :class:`Reader` checks every line, and :func:`describe` is
-the one wording of an outcome that gave no value.
+Every line on the channel is the caller's own, not the student's, yet nothing on it is taken
+on trust: :class:`Reader` checks each line's type, range and phase. A line the caller cannot
+have written is the grader's failure (``error``), never a verdict on the student.
 """
 
 from __future__ import annotations
 
-import re
+import math
 from collections.abc import Iterable
 from typing import Any
+
+from tttlab.usercode.boxside.schema import IMPORT_KEYS, MODULE, describe, outcome_problem
 
 __all__ = ["Reader", "describe"]
 
 
-def describe(outcome: list[Any], import_seconds: float | None = None) -> str | None:
-    """What went wrong with a call (or, given ``import_seconds``, with the import) that
-    gave no value; None when it gave one."""
-    kind = outcome[0]
-    importing = import_seconds is not None
-    if kind == "e":
-        return f"does not import: {outcome[1]}" if importing else f"raised {outcome[1]}"
-    if kind == "x":
-        code = "" if outcome[1] == "None" else outcome[1]
-        return "calls sys.exit() when imported" if importing else f"called sys.exit({code})"
-    if kind == "i":
-        return (
-            'calls input() when imported (keep the game under `if __name__ == "__main__":`)'
-            if importing
-            else "called input()"
-        )
-    if kind == "t":
-        if importing:
-            return f"takes more than {import_seconds:g} s to import"
-        return "did not return within the per-call time limit"
-    return None
-
-
 class Reader:
-    """The parent's side: checks each line's type, range and phase, and records it on
-    ``raw`` (a :class:`~tttlab.usercode.sandbox.RawRun`); ``cases`` is the number of calls
-    of each check, in the order they run. A line the runner cannot have written raises a
-    ``ValueError`` that says what is wrong with it."""
+    """Checks each line and records it on ``raw`` (a :class:`~tttlab.usercode.sandbox.RawRun`);
+    ``cases`` is the number of calls of each check, in the order they run. A line the caller
+    cannot have written raises a ``ValueError`` that says what is wrong with it."""
 
     def __init__(
         self, raw: Any, cases: dict[str, int], names: Iterable[str], timed: Iterable[str]
@@ -68,6 +35,8 @@ class Reader:
 
     def take(self, item: Any) -> None:
         raw = self.raw
+        if raw.done:
+            raise ValueError("a line after the last")
         if isinstance(item, list):
             if self.phase is None:
                 raise ValueError("a result outside any check")
@@ -78,22 +47,16 @@ class Reader:
         if not isinstance(item, dict):
             raise ValueError("neither a result nor a mark")
         keys = set(item)
-        if raw.imported is None:
-            if not keys <= {"import", "missing", "skipped", "stubbed", "printed", "first_print"}:
-                raise ValueError("the first line is not the import's")
-            imported = _need(item, "import", list)
-            raw.imported = imported if imported == ["v"] else self._outcome(imported)
-            raw.missing = _strings(item.get("missing", []))
-            if not set(raw.missing) <= self.names:
-                raise ValueError("a missing name that was not asked for")
-            raw.skipped = _strings(item.get("skipped", []))
-            raw.stubbed = _strings(item.get("stubbed", []))
-            if len(raw.stubbed) > 20 or not all(_MODULE.fullmatch(m) for m in raw.stubbed):
-                raise ValueError("stubbed modules that are no module names")
-            self._printed(item)
-            return
-        if keys == {"constants"} and self.phase is None and raw.constants is None:
+        if keys == {"done"} and item["done"] is True and self.phase is None:
+            raw.done = True
+        elif keys == {"broken"} and self.phase is None:
+            raw.broken = str(_need(item, "broken", str))[:200]
+        elif raw.imported is None:
+            self._imported(item)
+        elif keys == {"constants"} and self.phase is None and raw.constants is None:
             raw.constants = str(_need(item, "constants", str))
+        elif keys == {"stopped"} and self.phase is None:
+            raw.stopped = str(_need(item, "stopped", str))[:200]
         elif keys == {"phase"} and self.phase is None:
             name = _need(item, "phase", str)
             if name not in self.order[self.next_phase :]:
@@ -110,6 +73,23 @@ class Reader:
         else:
             raise ValueError("a mark out of place")
 
+    def _imported(self, item: dict[str, Any]) -> None:
+        raw = self.raw
+        if not set(item) <= set(IMPORT_KEYS):
+            raise ValueError("the first line is not the import's")
+        imported = _need(item, "import", list)
+        if imported != ["v"] and outcome_problem(imported, ("e", "x", "i", "t", "k", "b")):
+            raise ValueError("an import's outcome of no known kind")
+        raw.imported = imported
+        raw.missing = _strings(item.get("missing", []))
+        if not set(raw.missing) <= self.names:
+            raise ValueError("a missing name that was not asked for")
+        raw.skipped = _strings(item.get("skipped", []))
+        raw.stubbed = _strings(item.get("stubbed", []))
+        if len(raw.stubbed) > 20 or not all(MODULE.fullmatch(m) for m in raw.stubbed):
+            raise ValueError("stubbed modules that are no module names")
+        self._printed(item)
+
     def _printed(self, item: dict[str, Any]) -> None:
         printed = item.get("printed", 0)
         if type(printed) is not int or printed < self.raw.printed:
@@ -121,26 +101,16 @@ class Reader:
         self.raw.first_print = self.raw.first_print or first[:80]
 
     def _outcome(self, item: list[Any]) -> list[Any]:
-        """``["v", value, ...]``, ``["e", text]``, ``["x", text]``, ``["i"]``, ``["t"]``,
-        each with a time when the check is timed."""
-        if not item or item[0] not in ("v", "e", "x", "i", "t"):
-            raise ValueError("an outcome of no known kind")
-        timed = self.phase in self.timed
-        rest = item[1:]
-        if timed:
-            if not rest or not (rest[-1] is None or type(rest[-1]) in (int, float)):
+        """An OUTCOME, with a time when the check is timed."""
+        rest = item
+        if self.phase in self.timed:
+            last: Any = item[-1] if len(item) > 1 else "none"
+            if not (last is None or (type(last) in (int, float) and math.isfinite(last))):
                 raise ValueError("a timed call without its time")
-            rest = rest[:-1]
-        kind = item[0]
-        if kind == "v":
-            extras = rest[1:]
-            if not rest or extras not in ([], ["changed"]):
-                raise ValueError("a value in the wrong form")
-        elif kind in ("e", "x"):
-            if len(rest) != 1 or not isinstance(rest[0], str):
-                raise ValueError("an error without its text")
-        elif rest:
-            raise ValueError("an outcome with more than it carries")
+            rest = item[:-1]
+        problem = outcome_problem(rest)
+        if problem is not None:
+            raise ValueError(problem)
         return item
 
 
@@ -149,10 +119,6 @@ def _need(item: dict[str, Any], key: str, kind: type) -> Any:
     if not isinstance(value, kind):
         raise ValueError(f"{key!r} of the wrong type")
     return value
-
-
-#: A module's top-level name, as the runner reports one it stood a stub in for.
-_MODULE = re.compile(r"[A-Za-z_][A-Za-z_0-9]{0,99}")
 
 
 def _strings(value: Any) -> list[str]:

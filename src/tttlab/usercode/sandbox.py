@@ -1,12 +1,13 @@
-"""Run a student's module in its box (:mod:`tttlab.usercode.box`) and read what it reports,
-believing nothing.
+"""Run a student's module in its box (:mod:`tttlab.usercode.box`) and read what the box
+reports, believing nothing.
 
-The child is a copy of :mod:`tttlab.usercode.runner`; this side writes its job, reads both of
-its pipes with bounds (the results channel up to what the plan can need, stderr's head and
-tail, 64 KB in all), stops the box at the deadline, and checks every line it read: its type,
-its range and the phase it belongs to. Whatever the module does (loop forever, exit, crash,
-flood a pipe, write on the channel, leave processes behind) ends as data in a
-:class:`RawRun`, never as an exception or a hang here.
+The box runs a copy of :mod:`tttlab.usercode.boxside`: its caller owns the results channel and
+asks a worker, which holds the student's code, one call at a time. This side writes the job,
+reads both of the box's pipes with bounds (the results channel up to what the plan can need,
+stderr's head and tail), stops the box at the deadline, and checks every line it read: its
+type, its range and the phase it belongs to. Whatever the module does (loop forever, exit,
+crash, flood a pipe, leave processes behind) ends as data in a :class:`RawRun`, never as an
+exception or a hang here.
 """
 
 from __future__ import annotations
@@ -26,6 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tttlab.limits import (
+    BOX_PROCESSES,
+    BOX_STDERR_BYTES,
+    BOX_WRITABLE_BYTES,
+    CALL_ANSWER_BYTES,
+    TABLE_ANSWER_BYTES,
+)
 from tttlab.usercode import box
 from tttlab.usercode.protocol import Reader
 
@@ -35,24 +43,11 @@ __all__ = ["ABANDON", "Job", "RawRun", "run_job"]
 #: stops the grading threads, each within a tenth of a second, its box removed).
 ABANDON = threading.Event()
 
-#: The most bytes of a child's stderr that are kept: its head and its tail, half each.
-STDERR_KEPT = 64 * 1024
-#: Bytes of results allowed per planned call (the longest honest line is a board or a
-#: list of actions; whole-table answers get a megabyte each on top).
-LINE_BYTES = 256
-#: How long a finished child's descendants may keep its pipes open.
+#: How long a finished box's leftover processes may keep its pipes open.
 DRAIN_SECONDS = 1.0
-#: Processes a box may run at once.
-PROCESSES = 32
 
-#: What the box's grader folder holds: the runner, the protocol and the exercise shapes.
-_HERE = Path(__file__).parent
-_GRADER = (
-    "runner.py",
-    "protocol.py",
-    "stubs.py",
-    *(f"exercises/{p.name}" for p in _HERE.glob("exercises/*.py")),
-)
+#: What the box's grader folder holds: the box's side of ``ttt check``, and nothing else.
+_BOXSIDE = Path(__file__).parent / "boxside"
 
 
 @dataclass(frozen=True)
@@ -105,20 +100,28 @@ class Job:
             "timed": list(self.timed),
             "call_seconds": self.call_seconds,
             "import_seconds": self.import_seconds,
+            "answer_bytes": [self.answer_bytes(cases) for _, cases, _ in self.phases],
             "stage": stage,
             "limits": {
                 "RLIMIT_AS": self.memory_mb * 2**20,
                 "RLIMIT_CPU": int(self.time_limit) + 5,
-                "RLIMIT_FSIZE": box.WORK_BYTES,
+                "RLIMIT_FSIZE": BOX_WRITABLE_BYTES,
                 "RLIMIT_NOFILE": 256,
                 "RLIMIT_CORE": 0,
                 "RLIMIT_NPROC": processes,
             },
         }
 
+    @staticmethod
+    def answer_bytes(cases: list[Any]) -> int:
+        """The largest answer a call of a check may give: a whole table for a check of one
+        call, else a call's."""
+        return TABLE_ANSWER_BYTES if len(cases) == 1 else CALL_ANSWER_BYTES
+
     def channel_bytes(self) -> int:
-        calls = sum(len(cases) for _, cases, _ in self.phases)
-        return calls * LINE_BYTES + len(self.phases) * 2**20 + 2**20
+        """The most the caller can write: each call's answer and time, each mark."""
+        calls = sum(len(cases) * (self.answer_bytes(cases) + 32) for _, cases, _ in self.phases)
+        return calls + len(self.phases) * 4096 + 2**20
 
 
 @dataclass
@@ -139,8 +142,15 @@ class RawRun:
     returncode: int | None = None
     stderr: str = ""
     seconds: float = 0.0
-    #: Why the channel's lines cannot be believed (None: they can).
+    #: Why the channel's lines cannot be believed (None: they can): the grader's failure.
     channel: str | None = None
+    #: The grader failed in the box, in its own words (the worker did not start...).
+    broken: str | None = None
+    #: Why the later checks did not run (the module did not load again after a call that
+    #: cost the worker).
+    stopped: str | None = None
+    #: The caller's last line came: the box ran to its end.
+    done: bool = False
     isolation: str = ""
 
     def read(self, job: Job, lines: list[bytes]) -> None:
@@ -201,7 +211,7 @@ class _Pipes:
         self.channel += chunk
 
     def _keep_stderr(self, chunk: bytes) -> None:
-        half = STDERR_KEPT // 2
+        half = BOX_STDERR_BYTES // 2
         if len(self.head) < half:
             take = half - len(self.head)
             self.head += chunk[:take]
@@ -230,13 +240,9 @@ def run_job(job: Job, boxed: bool) -> RawRun:
     uid = box.run_as()
     with tempfile.TemporaryDirectory(prefix="ttt-check-") as folder:
         grader, work = Path(folder) / "grader", Path(folder) / "work"
-        grader.mkdir()
-        (grader / "exercises").mkdir()
-        (grader / "__init__.py").write_text("")
-        for name in _GRADER:
-            shutil.copyfile(_HERE / name, grader / name)
+        shutil.copytree(_BOXSIDE, grader, ignore=shutil.ignore_patterns("__pycache__"))
         box.private_copy(job.path, work)
-        processes = PROCESSES + (box.processes_of(uid if uid is not None else os.getuid()))
+        processes = BOX_PROCESSES + (box.processes_of(uid if uid is not None else os.getuid()))
         stage = str(box.BOX / "submission") if boxed else None
         (grader / "job.json").write_text(json.dumps(job.as_json(stage, processes)))
         for path in (Path(folder), *grader.rglob("*"), grader, work, *work.rglob("*")):
@@ -246,22 +252,40 @@ def run_job(job: Job, boxed: bool) -> RawRun:
                 os.chown(path, uid, uid)
         job_path = str(box.BOX / "grader" / "job.json") if boxed else str(grader / "job.json")
         argv = box.command(grader, work, job_path, boxed)
-        cgroup = box.Cgroup.make(PROCESSES + 2, job.memory_mb * 2**20 + 2 * box.WORK_BYTES)
+        memory = job.memory_mb * 2**20 + 2 * BOX_WRITABLE_BYTES
+        cgroup = box.Cgroup.make(BOX_PROCESSES + 4, memory)
+        gate, opened = os.pipe() if cgroup is not None else (subprocess.DEVNULL, -1)
         if cgroup is not None:
-            argv = cgroup.enter(argv)
+            argv = cgroup.held(argv)
         start = time.perf_counter()
-        child = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=work,
-            env=box.child_environment(str(work)),
-            start_new_session=True,
-            user=uid,
-            group=uid,
-            extra_groups=[] if uid is not None else None,
-        )
+        try:
+            child = subprocess.Popen(
+                argv,
+                stdin=gate,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=work,
+                env=box.child_environment(str(work)),
+                start_new_session=True,
+                user=uid,
+                group=uid,
+                extra_groups=[] if uid is not None else None,
+            )
+        except BaseException:
+            if cgroup is not None:
+                cgroup.remove()
+            raise
+        finally:
+            if cgroup is not None:
+                os.close(gate)
+        if cgroup is not None:
+            try:
+                cgroup.join(child.pid)  # as root, before the box starts: then let it go on
+                os.write(opened, b"go\n")
+            except OSError as error:
+                raw.broken = f"the box could not be put in its cgroup: {error}"
+            finally:
+                os.close(opened)
         pipes = _Pipes(child, job.channel_bytes())
 
         def leftovers() -> None:  # the child is done: whatever it started ends now

@@ -1,13 +1,8 @@
-"""What every exercise shape shares, on both sides of ``ttt check`` (standard library only:
-a copy of this package runs in the box).
-
-- The child's side, :class:`Child`: boards arrive as 9-character strings of ``X``, ``O`` and
-  ``.``; each shape turns them into the student's own representation, makes one call per
-  case, and encodes the answer in tttlab's terms (or as ``["g", repr]`` when it is not a
-  valid answer at all).
-- The parent's side, :class:`Exercise`: the calls to make (cheap ones first), the form of
-  each value the child may write (anything else was not written by the child's shape, and is
-  never graded), what is right against the truth, and how to word a counterexample.
+"""What every exercise shares on the grader's side of ``ttt check`` (:class:`Exercise`): the
+calls to make (cheap ones first), the form of each value the box's side of the shape
+(:mod:`tttlab.usercode.boxside.shapes`) writes (anything else was written by something else in
+the box: a wrong answer, never graded as one), what is right against the truth, and how to
+word a counterexample.
 """
 
 from __future__ import annotations
@@ -16,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..protocol import describe
+from ..boxside.schema import describe
 
 if TYPE_CHECKING:
     from tttlab.usercode.cases import ExerciseTruth
@@ -28,7 +23,6 @@ __all__ = [
     "GARBAGE",
     "SYMBOL",
     "Case",
-    "Child",
     "Exercise",
     "Plan",
     "either",
@@ -40,76 +34,7 @@ __all__ = [
     "literal",
     "one_of",
     "row",
-    "short",
 ]
-
-
-def short(value: Any) -> str:
-    try:
-        text = repr(value)
-    except BaseException:
-        text = f"<{type(value).__name__}>"
-    text = " ".join(text.split())
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def garbage_of(value: Any) -> list[str]:
-    return ["g", short(value)]
-
-
-def whole(value: Any) -> int | None:
-    """An integer (Python's or numpy's, or a float with no fraction), else None."""
-    if isinstance(value, bool):
-        return None
-    try:
-        return int(value.__index__())
-    except BaseException:
-        pass
-    try:
-        number = float(value)
-    except BaseException:
-        return None
-    return int(number) if number.is_integer() else None
-
-
-def truth_of(value: Any) -> bool | None:
-    """True or False (Python's or numpy's), else None."""
-    if type(value).__name__ in ("bool", "bool_"):
-        return bool(value)
-    return None
-
-
-def pair(value: Any) -> int | None:
-    """The cell index of an ``(i, j)`` action with 0 <= i, j < 3, else None."""
-    if not isinstance(value, (tuple, list)) or len(value) != 2:
-        return None
-    i, j = (whole(v) for v in value)
-    if i is None or j is None or not (0 <= i < 3 and 0 <= j < 3):
-        return None
-    return i * 3 + j
-
-
-class Child:
-    """One exercise shape, the child's side: a call per function, its value encoded.
-    ``renames`` maps the exercise's names of attributes and methods to the student's."""
-
-    names: tuple[str, ...] = ()
-
-    def __init__(self, ns: Any, renames: dict[str, str] | None = None) -> None:
-        self.ns = ns
-        self.renames = renames or {}
-
-    def at(self, obj: Any, name: str) -> Any:
-        """``obj.name``, under the student's name for it (``--name board=tiles``)."""
-        return getattr(obj, self.renames.get(name, name))
-
-    def prepare(self) -> dict[str, Any] | None:
-        """Anything to report before the calls (a dict), or None."""
-        return None
-
-    def call(self, function: str, case: Any, run: Callable[..., list[Any]]) -> list[Any]:
-        """Make one call through ``run(callable, *args)`` and encode its value."""
-        raise NotImplementedError
 
 
 @dataclass(frozen=True)
@@ -228,11 +153,11 @@ class Exercise:
         """What the child gets for a case."""
         return case.board if case.arg is None else [case.board, case.arg]
 
-    #: The form of each check's value as an honest runner writes it (besides garbage).
+    #: The form of each check's value as the box's worker writes it (besides garbage).
     forms: ClassVar[dict[str, Form]]
 
     def well_formed(self, function: str, value: Any) -> bool:
-        """Whether ``value`` has the form the runner writes for ``function``: anything
+        """Whether ``value`` has the form the worker writes for ``function``: anything
         else was written by someone else, and is never graded."""
         return bool(self.forms[function](value) or GARBAGE(value))
 

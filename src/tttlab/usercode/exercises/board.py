@@ -1,69 +1,22 @@
 """The ``Board`` class of the Q-learning text (seed 003): ``Board(state)`` sets ``state`` and
 ``open`` on every reachable board; ``play(action, player)`` on every legal action leaves the
-right ``state``, ``open``, ``winner`` and ``reward``. Both sides of the check.
+right ``state``, ``open``, ``winner`` and ``reward``. The grader's side (the box's:
+:mod:`tttlab.usercode.boxside.shapes.board`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import base
-from .base import GARBAGE, Case, Child, Exercise, Form
+from .base import GARBAGE, Case, Exercise, Form
 
 if TYPE_CHECKING:
     from tttlab.usercode.cases import ExerciseTruth
 
-__all__ = ["BoardChild", "BoardExercise"]
+__all__ = ["BoardExercise"]
 
 _DIGIT = {".": 0, "X": 1, "O": 2}
-
-
-class BoardChild(Child):
-    """The child's side: the Board class of the Q-learning text ("0" empty, "1" X, "2" O)."""
-
-    digits: ClassVar[dict[str, str]] = {"X": "1", "O": "2", ".": "0"}
-
-    def encode(self, board: Any) -> Any:
-        state, open_, winner, reward = (
-            getattr(board, self.renames.get(a, a), None)
-            for a in ("state", "open", "winner", "reward")
-        )
-        if not isinstance(state, str):
-            return base.garbage_of(state)
-        try:
-            found = [base.whole(c) for c in open_]  # type: ignore[union-attr]
-        except BaseException:
-            return base.garbage_of(open_)
-        if any(c is None for c in found):
-            return base.garbage_of(open_)
-        cells = sorted(c for c in found if c is not None)
-        number = base.whole(reward)
-        return [
-            state,
-            cells,
-            winner if winner in (None, "0", "1", "2") else base.garbage_of(winner),
-            number if number is not None else base.garbage_of(reward),
-        ]
-
-    def call(self, function: str, case: Any, run: Callable[..., list[Any]]) -> list[Any]:
-        if function == "Board":
-            state = "".join(self.digits[c] for c in case)
-            outcome = run(lambda: self.ns.Board(state))
-        else:
-            board_text, action = case
-            state = "".join(self.digits[c] for c in board_text)
-            player = "1" if board_text.count("X") == board_text.count("O") else "2"
-
-            def play() -> Any:
-                board = self.ns.Board(state)
-                self.at(board, "play")(action, player)
-                return board
-
-            outcome = run(play)
-        if outcome[0] == "v":
-            outcome[1] = self.encode(outcome[1])
-        return outcome
 
 
 class BoardExercise(Exercise):

@@ -1,24 +1,24 @@
 """The course's ``Environment`` class (seeds 000 and 001: ``board`` a 3×3 numpy array,
 ``x = -1``, ``o = 1``, 0 empty): ``get_state`` on all 3^9 boards, ``game_over`` and ``winner``
 and ``reward`` on every reachable board, ``get_state_hash_and_winner`` (every board once),
-``initialV_x`` and ``initialV_o`` (or the course's ``initialV_0``). Both sides of the check.
+``initialV_x`` and ``initialV_o`` (or the course's ``initialV_0``). The grader's side (the
+box's: :mod:`tttlab.usercode.boxside.shapes.course`).
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import base
-from .base import GARBAGE, SYMBOL, Case, Child, Exercise, Form
+from .base import GARBAGE, SYMBOL, Case, Exercise, Form
 
 if TYPE_CHECKING:
     from tttlab.usercode.cases import ExerciseTruth
     from tttlab.usercode.report import CheckReport
 
-__all__ = ["ALL_BOARDS", "CourseChild", "CourseExercise"]
+__all__ = ["ALL_BOARDS", "CourseExercise"]
 
 ALL_BOARDS = 3**9
 _DIGIT = {".": 0, "X": 1, "O": 2}
@@ -38,109 +38,6 @@ def _id(board: str) -> int:
 
 def _who(symbol: str) -> str:
     return {"X": "x", "O": "o", ".": "None"}[symbol]
-
-
-class CourseChild(Child):
-    """The child's side: the course's Environment (x = -1, o = 1 on a numpy board)."""
-
-    def env(self, board: str | None = None) -> Any:
-        env = self.ns.Environment()
-        if board is not None:
-            values = {"X": self.at(env, "x"), "O": self.at(env, "o"), ".": 0}
-            cells = self.at(env, "board")
-            for k, c in enumerate(board):
-                cells[k // 3, k % 3] = values[c]
-        return env
-
-    def symbol(self, env: Any, value: Any) -> str | None:
-        if value is None:
-            return "."
-        try:
-            if value == self.at(env, "x"):
-                return "X"
-            if value == self.at(env, "o"):
-                return "O"
-        except BaseException:
-            return None
-        return None
-
-    def call(self, function: str, case: Any, run: Callable[..., list[Any]]) -> list[Any]:
-        ns = self.ns
-        if function == "get_state":
-            outcome = run(lambda: self.at(self.env(case), "get_state")())
-            if outcome[0] == "v":
-                number = base.whole(outcome[1])
-                outcome[1] = number if number is not None else base.garbage_of(outcome[1])
-            return outcome
-        if function == "game_over":
-
-            def game_over() -> Any:
-                env = self.env(case)
-                ended = self.at(env, "game_over")(force_recalculate=True)
-                return [ended, self.at(env, "winner"), self.at(env, "ended"), env]
-
-            outcome = run(game_over)
-            if outcome[0] == "v":
-                ended, winner, flag, env = outcome[1]
-                parts = [base.truth_of(ended), self.symbol(env, winner), base.truth_of(flag)]
-                shown = [base.short(ended), base.short(winner), base.short(flag)]
-                outcome[1] = [
-                    p if p is not None else ["g", s] for p, s in zip(parts, shown, strict=True)
-                ]
-            return outcome
-        if function == "winner":
-
-            def winner() -> Any:
-                env = self.env(case)
-                self.at(env, "game_over")(force_recalculate=True)
-                winner = self.at(env, "winner")
-                return self.symbol(env, winner) or ["g", base.short(winner)]
-
-            return run(winner)
-        if function == "reward":
-            board, seat = case
-
-            def reward() -> Any:
-                env = self.env(board)
-                return self.at(env, "reward")(self.at(env, "x" if seat == "X" else "o"))
-
-            outcome = run(reward)
-            if outcome[0] == "v":
-                number = base.whole(outcome[1])
-                outcome[1] = number if number is not None else base.garbage_of(outcome[1])
-            return outcome
-        if function == "get_state_hash_and_winner":
-            outcome = run(lambda: self._triples(ns.get_state_hash_and_winner(self.env())))
-            return outcome
-        # initialV_x, initialV_o: called with the reachable states' triples
-        target = getattr(ns, function, None) or ns.initialV_0
-
-        def initial() -> Any:
-            env = self.env()
-            symbols = {"X": self.at(env, "x"), "O": self.at(env, "o"), ".": None}
-            triples = [(s, symbols[w], bool(e)) for s, w, e in case]
-            values = target(env, triples)
-            return [float(values[s]) for s, _, _ in case]
-
-        return run(initial)
-
-    def _triples(self, found: Any) -> Any:
-        env = self.env()
-        try:
-            items = list(found)
-        except BaseException:
-            return base.garbage_of(found)
-        out = []
-        for item in items:
-            try:
-                state, winner, ended = item
-            except BaseException:
-                return base.garbage_of(item)
-            number, flag, name = base.whole(state), base.truth_of(ended), self.symbol(env, winner)
-            if number is None or flag is None or name is None:
-                return base.garbage_of(item)
-            out.append([number, name, flag])
-        return out
 
 
 class CourseExercise(Exercise):
@@ -326,7 +223,7 @@ class CourseExercise(Exercise):
                 continue
             try:
                 tree = ast.parse(text)
-            except SyntaxError:
+            except (SyntaxError, ValueError, MemoryError, RecursionError):
                 continue
             for node in ast.walk(tree) if explains else ():
                 if isinstance(node, ast.FunctionDef) and node.name == "game_over":

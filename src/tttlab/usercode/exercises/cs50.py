@@ -1,102 +1,23 @@
 """CS50 AI's tic-tac-toe (``X``, ``O``, ``EMPTY``, ``initial_state``, ``player``, ``actions``,
 ``result``, ``winner``, ``terminal``, ``utility``, ``minimax``): functions over a list-of-lists
-board. Both sides of the check: how the child calls them, and what the parent checks.
+board: what the grader checks (the box's side: :mod:`tttlab.usercode.boxside.shapes.cs50`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import base
-from .base import BOARD, CELL, SYMBOL, Case, Child, Exercise, Form
+from .base import BOARD, CELL, SYMBOL, Case, Exercise, Form
 
 if TYPE_CHECKING:
     from tttlab.usercode.cases import ExerciseTruth
 
-__all__ = ["CS50", "OUT_OF_RANGE", "CS50Child"]
+__all__ = ["CS50", "OUT_OF_RANGE"]
 
 #: Invalid actions tried on every decision board besides its occupied cells. Python lists
 #: accept negative indices, which makes the last three a classic bug.
 OUT_OF_RANGE = ((3, 0), (0, 3), (-1, 0), (0, -1), (-1, -1))
-
-
-class CS50Child(Child):
-    """The child's side: the exercise's functions over a list-of-lists board."""
-
-    def prepare(self) -> dict[str, Any] | None:
-        ns = self.ns
-        self.x, self.o, self.empty = ns.X, ns.O, ns.EMPTY
-        self.cell = {"X": self.x, "O": self.o, ".": self.empty}
-        return None
-
-    def board(self, text: str) -> list[list[Any]]:
-        return [[self.cell[c] for c in text[r * 3 : r * 3 + 3]] for r in range(3)]
-
-    def symbol(self, value: Any) -> str | None:
-        for name, constant in (("X", self.x), ("O", self.o), (".", self.empty)):
-            try:
-                if value is constant or (type(value) is type(constant) and value == constant):
-                    return name
-            except BaseException:
-                return None
-        return None
-
-    def encode_board(self, value: Any) -> Any:
-        if not isinstance(value, (list, tuple)) or len(value) != 3:
-            return base.garbage_of(value)
-        out = []
-        for row in value:
-            if not isinstance(row, (list, tuple)) or len(row) != 3:
-                return base.garbage_of(value)
-            for cell in row:
-                name = self.symbol(cell)
-                if name is None:
-                    return base.garbage_of(value)
-                out.append(name)
-        return "".join(out)
-
-    def encode(self, function: str, value: Any) -> Any:
-        if function in ("player", "winner"):
-            name = self.symbol(value)
-            return name if name is not None else base.garbage_of(value)
-        if function == "terminal":
-            return value if type(value) is bool else base.garbage_of(value)
-        if function == "utility":
-            number = base.whole(value)
-            return number if number in (-1, 0, 1) else base.garbage_of(value)
-        if function == "actions":
-            if isinstance(value, (str, bytes)):
-                return base.garbage_of(value)
-            try:
-                cells = [base.pair(a) for a in list(value)]
-            except BaseException:
-                return base.garbage_of(value)
-            if any(c is None for c in cells):
-                return base.garbage_of(value)
-            return sorted(c for c in cells if c is not None)
-        if function == "minimax":
-            if value is None:
-                return None
-            cell = base.pair(value)
-            return cell if cell is not None else base.garbage_of(value)
-        return self.encode_board(value)  # result, initial_state
-
-    def call(self, function: str, case: Any, run: Callable[..., list[Any]]) -> list[Any]:
-        target = getattr(self.ns, function)
-        if function == "initial_state":
-            outcome = run(target)
-        elif function == "result":
-            board = self.board(case[0])
-            before = [list(row) for row in board]  # cells are the student's constants
-            outcome = run(target, board, tuple(case[1]))
-            if board != before:
-                outcome.append("changed")
-        else:
-            outcome = run(target, self.board(case))
-        if outcome[0] == "v":
-            outcome[1] = self.encode(function, outcome[1])
-        return outcome
 
 
 def _symbol(s: str) -> str:

@@ -1,6 +1,8 @@
-"""The parent believes nothing on the results channel: every line is checked for its type,
-its range and its phase, and a line the runner cannot have written makes the file "could
-not be graded", never a pass and never an exception in the grader."""
+"""The grader believes nothing on the results channel, although the box's caller writes all
+of it: every line is checked for its type, its range and its phase, and a line the caller
+cannot have written is the grader's failure (``error``, "could not be graded"), never a pass,
+never the student's fail and never an exception in the grader. A value in no form the worker
+writes came from the submission: a wrong answer."""
 
 from __future__ import annotations
 
@@ -13,12 +15,13 @@ import pytest
 from tttlab.usercode.cases import exercise_truth
 from tttlab.usercode.exercises import EXERCISES
 from tttlab.usercode.grading import _planned, grade
-from tttlab.usercode.sandbox import STDERR_KEPT, Job, RawRun, _Pipes
+from tttlab.usercode.sandbox import Job, RawRun
 
 SPEC = EXERCISES["cs50"]
 CALLS, PHASES = _planned("cs50", ("player", "winner"))
 JOB = Job(Path("t.py"), "cs50", "import", ("t.py",), SPEC.names, PHASES, (), (), 60, 512)
 IMPORTED = {"import": ["v"], "missing": [], "skipped": [], "printed": 0}
+DONE = {"done": True}
 
 
 def _honest(function: str) -> list[Any]:
@@ -39,9 +42,49 @@ def _graded(lines: list[Any]) -> tuple[RawRun, str]:
 
 
 def test_the_honest_runners_lines_are_graded() -> None:
-    raw, status = _graded([IMPORTED, *_honest("winner"), *_honest("player")])
+    raw, status = _graded([IMPORTED, *_honest("winner"), *_honest("player"), DONE])
     assert raw.channel is None
     assert status == "pass"
+
+
+def test_without_the_callers_last_line_the_box_did_not_finish() -> None:
+    raw, status = _graded([IMPORTED, *_honest("winner"), *_honest("player")])
+    assert raw.channel is None
+    assert not raw.done
+    assert status == "fail"
+    report = grade(Path("t.py"), raw, JOB, CALLS, exercise_truth(), SPEC)
+    assert report.problems[0].startswith("the box ended before its caller finished")
+
+
+def test_the_graders_own_failure_is_an_error_in_its_own_words() -> None:
+    raw, status = _graded([{"broken": "the box's worker did not start: exit code 1"}, DONE])
+    assert status == "error"
+    report = grade(Path("t.py"), raw, JOB, CALLS, exercise_truth(), SPEC)
+    assert report.problems == ("could not be graded: the box's worker did not start: exit code 1",)
+    assert report.exit_code == 4
+
+
+@pytest.mark.parametrize(
+    ("line", "got"),
+    [
+        (["v", {"X": 1}], "gave no answer the grader can read"),
+        (["v", "nonsense"], "gave no answer the grader can read"),
+        (["b", "a line that is not JSON"], "gave no answer the grader can read (a line that"),
+        (["k", "exit code 3"], "the process ended during the call (exit code 3)"),
+        (["t"], "did not return within the per-call time limit"),
+    ],
+)
+def test_an_answer_the_worker_cannot_have_given_is_the_submissions_wrong_answer(
+    line: list[Any], got: str
+) -> None:
+    lines = [IMPORTED, {"phase": "winner"}, line, {"end": "winner", "printed": 0}, DONE]
+    raw, status = _graded(lines)
+    assert raw.channel is None
+    assert status == "fail"
+    report = grade(Path("t.py"), raw, JOB, CALLS, exercise_truth(), SPEC)
+    example = report.checks["winner"].example
+    assert example is not None
+    assert got in example.got, example.got
 
 
 FORGED = {
@@ -55,8 +98,9 @@ FORGED = {
     "an outcome of no kind": [IMPORTED, {"phase": "player"}, ["q", 1]],
     "a value missing": [IMPORTED, {"phase": "player"}, ["v"]],
     "an error that is not text": [IMPORTED, {"phase": "player"}, ["e", 5]],
-    "a value of no form": [IMPORTED, {"phase": "player"}, ["v", {"X": 1}]],
-    "a symbol that is no symbol": [IMPORTED, {"phase": "winner"}, ["v", "nonsense"]],
+    "an outcome of the caller's without its text": [IMPORTED, {"phase": "player"}, ["k"]],
+    "a line after the last": [IMPORTED, DONE, {"phase": "player"}],
+    "an import of no known kind": [{"import": ["q"]}],
     "the end of another check": [IMPORTED, {"phase": "player"}, {"end": "winner"}],
     "a print count going down": [{**IMPORTED, "printed": 5}, {"end": "x", "printed": 1}],
     "a mark of no kind": [IMPORTED, {"shape": "cs50"}],
@@ -69,7 +113,9 @@ def test_a_line_the_runner_cannot_have_written_is_never_graded(forged: str) -> N
     raw, status = _graded(FORGED[forged])
     assert status == "error"
     report = grade(Path("t.py"), raw, JOB, CALLS, exercise_truth(), SPEC)
-    assert "wrote to the grader's channel" in report.problems[0]
+    assert report.problems[0].startswith(
+        "could not be graded: internal error in ttt check: the box's channel could not be read"
+    )
     assert report.checks == {}
 
 
@@ -78,16 +124,3 @@ def test_a_line_that_is_not_json_stops_the_reading() -> None:
     raw.read(JOB, [json.dumps(IMPORTED).encode(), b"\xff{not json"])
     assert raw.channel is not None
     assert raw.channel.startswith("line 2:")
-
-
-def test_stderr_keeps_its_head_and_tail_within_the_bound() -> None:
-    pipes = _Pipes.__new__(_Pipes)
-    pipes.head, pipes.tail, pipes.dropped = bytearray(), bytearray(), 0
-    for k in range(1000):
-        pipes._keep_stderr(bytes([65 + k % 26]) * 1000)
-    assert len(pipes.head) + len(pipes.tail) == STDERR_KEPT
-    assert pipes.dropped == 1000 * 1000 - STDERR_KEPT
-    text = pipes.stderr()
-    assert text.startswith("A" * 1000)
-    assert f"[... {pipes.dropped:,} bytes dropped ...]" in text
-    assert text.endswith(chr(65 + 999 % 26) * 1000)

@@ -1,7 +1,7 @@
 """Stubs for the modules a student's code imports that are not installed (``tqdm`` in a
 training script, a plotting library): the import succeeds, and using the module in any way
 fails as that call's own error, so the checks of the code that does not need it still run.
-Standard library only: it runs in the box, beside :mod:`tttlab.usercode.runner`.
+Standard library only: it runs in the box's worker (:mod:`.worker`).
 """
 
 from __future__ import annotations

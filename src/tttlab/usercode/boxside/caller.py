@@ -1,0 +1,325 @@
+"""The caller: the process in the box that owns the results channel (standard library only).
+
+It starts the worker (:mod:`.worker`), asks it to import the student's code, then sends it
+the job's calls one at a time and writes each outcome on the channel (its stdout) with the
+time it measured itself, from sending the question to reading the answer. A call that runs
+past the per-call limit, ends the worker, or answers out of the protocol costs the worker:
+the rest of that check is skipped and a new worker is started for the next one.
+
+The student's code never holds the channel: the worker is started without it, and this
+process makes itself undumpable, so that the worker (the same user) can neither open its
+descriptors through /proc nor trace it.
+
+Run as ``python -I -B __main__.py caller JOB.json`` (:mod:`tttlab.usercode.sandbox`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+from .schema import ANSWERED, CALLER_ONLY, MODULE, describe, outcome_problem
+
+__all__ = ["main"]
+
+#: Seconds the worker has to say it is ready (a Python starting in a box, on a busy machine).
+READY_SECONDS = 60.0
+#: Entries of the import's lists kept, and the characters of each.
+LISTED, CHARS = 100, 200
+
+
+def _undumpable() -> None:
+    """No core file, and no /proc/PID/fd or ptrace for processes of the same user."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 4
+
+
+class Gone(Exception):
+    """The worker did not answer: ``outcome`` says how (``["t"]``, ``["k", how]``,
+    ``["b", why]``)."""
+
+    def __init__(self, outcome: list[Any]) -> None:
+        super().__init__(outcome)
+        self.outcome = outcome
+
+
+class Worker:
+    """One worker process and its two pipes, asked one question at a time."""
+
+    def __init__(self, job_path: str) -> None:
+        entry = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__main__.py")
+        self.process = subprocess.Popen(
+            [sys.executable, "-I", "-B", entry, "worker", job_path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            start_new_session=True,
+        )
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
+        self.to, self.back = self.process.stdin.fileno(), self.process.stdout.fileno()
+        os.set_blocking(self.to, False)
+        os.set_blocking(self.back, False)
+        self.writing, self.reading = select.poll(), select.poll()
+        self.writing.register(self.to, select.POLLOUT)
+        self.reading.register(self.back, select.POLLIN)
+        self.buffer = bytearray()
+
+    def ready(self) -> str | None:
+        """None once the worker says it is ready; else why it is not (the grader's failure:
+        none of the student's code has run yet)."""
+        try:
+            line = self._line(time.monotonic() + READY_SECONDS, 4096)
+        except Gone as gone:
+            return f"the box's worker did not start: {describe(gone.outcome)}"
+        if line != b'{"ready":true}':
+            return "the box's worker did not start: it said something else first"
+        return None
+
+    def ask(self, question: dict[str, Any], seconds: float | None, allowance: int) -> Any:
+        """The answer to ``question`` (a dict with the question's own number as ``n``), or
+        :class:`Gone`; lines that answer another question are dropped."""
+        deadline = None if seconds is None else time.monotonic() + seconds
+        nonce = os.urandom(8).hex()
+        self._send(json.dumps({"n": nonce, **question}).encode() + b"\n", deadline)
+        while True:
+            line = self._line(deadline, allowance)
+            try:
+                answer = json.loads(line)
+            except (ValueError, RecursionError):
+                raise Gone(["b", "a line that is not JSON"]) from None
+            if type(answer) is not dict:
+                raise Gone(["b", "a line that is not an answer"])
+            if answer.get("n") == nonce:
+                return answer
+
+    def _send(self, data: bytes, deadline: float | None) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self.to, view) :]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:
+                raise Gone(["k", self._ended()]) from None
+            self._wait(self.writing, deadline)
+
+    def _line(self, deadline: float | None, most: int) -> bytes:
+        while b"\n" not in self.buffer:
+            if len(self.buffer) > most:
+                raise Gone(["b", f"an answer of more than {most:,} bytes"])
+            try:
+                chunk = os.read(self.back, 1 << 16)
+            except BlockingIOError:
+                self._wait(self.reading, deadline)
+                continue
+            if not chunk:
+                raise Gone(["k", self._ended()])
+            self.buffer += chunk
+        end = self.buffer.index(b"\n")
+        line = bytes(self.buffer[:end])
+        del self.buffer[: end + 1]
+        if len(line) > most:
+            raise Gone(["b", f"an answer of more than {most:,} bytes"])
+        return line
+
+    @staticmethod
+    def _wait(poll: select.poll, deadline: float | None) -> None:
+        """Until the pipe is ready (or has closed); :class:`Gone` at the deadline."""
+        while True:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise Gone(["t"])
+            if poll.poll(None if left is None else max(1, int(left * 1000) + 1)):
+                return
+
+    def _ended(self) -> str:
+        try:
+            code = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return "it closed its pipe"
+        if code < 0:
+            with contextlib.suppress(ValueError):
+                return f"killed by {signal.Signals(-code).name}"
+        return f"exit code {code}"
+
+    def end(self) -> None:
+        """End the worker and whatever it started in its session."""
+        with contextlib.suppress(OSError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        self.process.wait()
+        for pipe in (self.process.stdin, self.process.stdout):
+            with contextlib.suppress(OSError):
+                if pipe is not None:
+                    pipe.close()
+
+
+class Channel:
+    """The results channel: this process's own copy of its stdout (fd 1 itself is pointed
+    at /dev/null). Lines of a phase of quick calls are flushed at most 20 ms late."""
+
+    def __init__(self) -> None:
+        self.out = os.fdopen(os.dup(1), "wb", buffering=1 << 16)
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, 1)
+        os.dup2(null, 0)
+        self.flushed = time.monotonic()
+
+    def emit(self, item: Any, now: bool = True) -> None:
+        # a student's value table may hold NaN: the grader reads it, and says so
+        self.out.write(json.dumps(item, separators=(",", ":")).encode() + b"\n")
+        if now or time.monotonic() - self.flushed > 0.02:
+            self.out.flush()
+            self.flushed = time.monotonic()
+
+
+class Caller:
+    def __init__(self, job: dict[str, Any], job_path: str, channel: Channel) -> None:
+        self.job, self.job_path, self.channel = job, job_path, channel
+        self.worker: Worker | None = None
+        self.printed = [0, 0]  # the counts of the workers before this one, and this one's
+        self.first_print = ""
+
+    def start(self) -> dict[str, Any]:
+        """A new worker, asked to import the student's code: the import's mark, or
+        ``{"broken": why}``."""
+        self.printed = [sum(self.printed), 0]
+        worker = self.worker = Worker(self.job_path)
+        broken = worker.ready()
+        if broken is not None:
+            return {"broken": broken}
+        try:
+            answer = worker.ask({"import": True}, self.job["import_seconds"], 1 << 20)
+        except Gone as gone:
+            return {"import": gone.outcome, "printed": sum(self.printed)}
+        if "internal" in answer:
+            return {"broken": f"the box's worker failed: {str(answer['internal'])[:CHARS]}"}
+        self._count(answer)
+        outcome = answer.get("o")
+        if outcome != ["v"] and outcome_problem(outcome, ("e", "x", "i")) is not None:
+            outcome = ["b", "an answer to the import in no known form"]
+        mark: dict[str, Any] = {"import": outcome, "printed": sum(self.printed)}
+        if self.first_print:
+            mark["first_print"] = self.first_print
+        if outcome == ["v"]:
+            names = set(self.job["names"])
+            mark["missing"] = [n for n in _texts(answer.get("missing")) if n in names]
+            mark["skipped"] = _texts(answer.get("skipped"))
+            mark["stubbed"] = [m for m in _texts(answer.get("stubbed")) if MODULE.fullmatch(m)]
+            constants = answer.get("constants")
+            if constants is not None:
+                mark["constants"] = str(constants)[:CHARS]
+        return mark
+
+    def _count(self, answer: dict[str, Any]) -> None:
+        printed, first = answer.get("p"), answer.get("fp")
+        if type(printed) is int and printed >= self.printed[1]:
+            self.printed[1] = printed
+        if type(first) is str and first and not self.first_print:
+            self.first_print = first[:80]
+
+    def call(self, function: str, case: Any, seconds: float | None, allowance: int) -> list[Any]:
+        """One call's OUTCOME; the worker is ended when the call cost it."""
+        assert self.worker is not None
+        try:
+            answer = self.worker.ask({"f": function, "c": case}, seconds, allowance)
+        except Gone as gone:
+            self.worker.end()
+            self.worker = None
+            return gone.outcome
+        if "internal" in answer:
+            raise RuntimeError(f"the box's worker failed: {str(answer['internal'])[:CHARS]}")
+        self._count(answer)
+        outcome = answer.get("o")
+        if outcome_problem(outcome, ANSWERED) is not None:
+            return ["b", "an answer in no known form"]
+        return list(outcome)  # no longer than its answer's line: within the allowance
+
+    def run(self) -> None:
+        job, emit = self.job, self.channel.emit
+        mark = self.start()
+        constants = mark.pop("constants", None)
+        emit(mark)
+        if "import" not in mark or mark["import"] != ["v"]:
+            return
+        if constants is not None:
+            emit({"constants": constants})
+            return
+        missing = set(mark["missing"])
+        unlimited, timed = set(job["unlimited"]), set(job["timed"])
+        phases = zip(job["phases"], job["answer_bytes"], strict=True)
+        for (function, cases, needs), allowance in phases:
+            if any(n in missing for n in needs):
+                continue
+            if self.worker is None:
+                why = self._again()
+                if why is not None:
+                    emit({"stopped": f"the module did not load again: {why}"[:CHARS]})
+                    return
+            emit({"phase": function})
+            seconds = None if function in unlimited else float(job["call_seconds"])
+            for case in cases:
+                start = time.monotonic()
+                outcome = self.call(function, case, seconds, allowance)
+                elapsed = time.monotonic() - start
+                if function in timed:
+                    outcome.append(round(elapsed, 6) if math.isfinite(elapsed) else None)
+                emit(outcome, now=function in unlimited)
+                if outcome[0] in CALLER_ONLY:
+                    break
+            end = {"end": function, "printed": sum(self.printed)}
+            emit({**end, "first_print": self.first_print} if self.first_print else end)
+
+    def _again(self) -> str | None:
+        """Start a new worker after a call that cost the last one; None when it loaded the
+        module as the first did, else why not."""
+        mark = self.start()
+        if "broken" in mark:
+            return str(mark["broken"])
+        if mark["import"] != ["v"]:
+            return describe(mark["import"], float(self.job["import_seconds"]))
+        if "constants" in mark:
+            return f"X, O and EMPTY cannot be compared: {mark['constants']}"
+        return None
+
+    def end(self) -> None:
+        if self.worker is not None:
+            self.worker.end()
+
+
+def _texts(value: Any) -> list[str]:
+    if type(value) is not list:
+        return []
+    return [v[:CHARS] for v in value[:LISTED] if type(v) is str]
+
+
+def main(argv: list[str]) -> int:
+    _undumpable()
+    with open(argv[0]) as f:
+        job = json.load(f)
+    if job.get("stage"):  # the submission's files, into the box's writable working folder
+        shutil.copytree(job["stage"], os.getcwd(), dirs_exist_ok=True)
+    channel = Channel()
+    caller = Caller(job, argv[0], channel)
+    try:
+        caller.run()
+    except Exception as error:  # the grader's own failure: said as such, never the student's
+        failed = f"the box's caller failed: {type(error).__name__}: {error}"
+        channel.emit({"broken": failed[:CHARS]})
+    finally:
+        caller.end()
+    channel.emit({"done": True})
+    return 0

@@ -1,0 +1,170 @@
+"""The worker: the process in the box that imports the student's code and answers the
+caller's questions, one at a time (standard library only).
+
+Before the student's code runs it limits itself (rlimits, soft and hard), hides tttlab,
+points file descriptors 0 and 1 at /dev/null (keeping copies of its pipes to the caller),
+replaces ``input`` with a function that raises, and says ``{"ready": true}``. Everything
+after that may be spoiled by the student's code, and the caller believes it accordingly:
+an answer counts only for the question whose random number it repeats, and only its form
+is taken (:mod:`.schema`); the clock is the caller's.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import importlib.abc
+import io
+import json
+import os
+import signal
+import sys
+from typing import Any
+
+from .loading import InputCalled, guarded, load
+from .schema import MODULE
+from .shapes import CHILDREN
+from .stubs import STUBBED
+
+__all__ = ["main"]
+
+
+class _NoTttlab(importlib.abc.MetaPathFinder):
+    """tttlab is not for the graded code (in a box it is not even there)."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname == "tttlab" or fullname.startswith("tttlab."):
+            raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+        return None
+
+
+class _Capture(io.TextIOBase):
+    """Counts what the student prints and keeps the first line of it."""
+
+    def __init__(self) -> None:
+        self.writes = 0
+        self.first = ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if text.strip():
+            self.writes += 1
+            if not self.first:
+                self.first = text.strip().splitlines()[0][:80]
+        return len(text)
+
+
+def _no_input(*_args: Any, **_kwargs: Any) -> str:
+    raise InputCalled
+
+
+def _limit(limits: dict[str, int]) -> None:
+    """Set this process's rlimits (soft and hard: the student's code cannot raise them)."""
+    try:
+        import resource
+    except ImportError:  # not on this platform: the caller's clock stays
+        return
+    for name, value in limits.items():
+        which = getattr(resource, name, None)
+        if which is None:
+            continue
+        _, hard = resource.getrlimit(which)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(which, (value, value))
+
+
+def _hide_tttlab() -> None:
+    for entry in list(sys.path):
+        if os.path.isdir(os.path.join(entry or ".", "tttlab")):
+            sys.path.remove(entry)
+    sys.meta_path.insert(0, _NoTttlab())
+
+
+def _defined(ns: Any, name: str) -> bool:
+    try:
+        getattr(ns, name)
+    except BaseException:
+        return False
+    return True
+
+
+class _Worker:
+    def __init__(self, job: dict[str, Any], answers: Any, capture: _Capture) -> None:
+        self.job, self.answers, self.capture = job, answers, capture
+        self.shape: Any = None
+        self.told = False
+
+    def say(self, item: dict[str, Any]) -> None:
+        try:
+            line = json.dumps(item, separators=(",", ":"))
+        except (TypeError, ValueError, RecursionError) as error:  # not the student's doing
+            line = json.dumps({"n": item.get("n"), "o": ["e", f"unanswerable: {error}"[:200]]})
+        self.answers.write(line.encode() + b"\n")
+        self.answers.flush()
+
+    def load(self, nonce: str) -> None:
+        job = self.job
+        skipped: list[str] = []
+        loaded = guarded(load, (job, skipped))
+        answer: dict[str, Any] = {"n": nonce, "o": loaded[:1] if loaded[0] == "v" else loaded}
+        if loaded[0] == "v":
+            ns = loaded[1]
+            names = list(job["names"])
+            answer["missing"] = [n for n in names if not any(_defined(ns, m) for m in n.split("|"))]
+            answer["skipped"] = skipped
+            answer["stubbed"] = [m for m in STUBBED if MODULE.fullmatch(m)]
+            self.shape = CHILDREN[job["exercise"]](ns, dict(job["renames"]))
+            prepared = guarded(self.shape.prepare, ())
+            if prepared[0] != "v":
+                answer["constants"] = prepared[1] if len(prepared) > 1 else prepared[0]
+        self.say(self.printed(answer))
+
+    def answer(self, nonce: str, function: str, case: Any) -> None:
+        def run(target: Any, *args: Any) -> list[Any]:
+            outcome: list[Any] = guarded(target, args)
+            return outcome
+
+        outcome = self.shape.call(function, case, run)
+        self.say(self.printed({"n": nonce, "o": outcome}))
+
+    def printed(self, answer: dict[str, Any]) -> dict[str, Any]:
+        """``answer`` with the count of what was printed, and the first line printed in the
+        first answer after it."""
+        answer["p"] = self.capture.writes
+        if self.capture.first and not self.told:
+            answer["fp"], self.told = self.capture.first, True
+        return answer
+
+
+def main(argv: list[str]) -> int:
+    with open(argv[0]) as f:
+        job = json.load(f)
+    _limit(job["limits"])
+    _hide_tttlab()
+    requests = os.fdopen(os.dup(0), "rb")
+    answers = os.fdopen(os.dup(1), "wb")
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    capture = _Capture()
+    sys.stdout = capture
+    sys.stdin = io.StringIO()
+    builtins.input = _no_input
+    if hasattr(signal, "SIGXFSZ"):  # past the file size limit a write fails, not the process
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    worker = _Worker(job, answers, capture)
+    worker.say({"ready": True})
+    for line in requests:
+        question = json.loads(line)
+        try:
+            if question.get("import"):
+                worker.load(question["n"])
+            else:
+                worker.answer(question["n"], question["f"], question["c"])
+        except Exception as error:  # the worker's own code failed, not a call of the student's
+            worker.say({"n": question["n"], "internal": f"{type(error).__name__}: {error}"[:200]})
+    return 0

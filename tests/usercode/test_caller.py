@@ -1,0 +1,147 @@
+"""The box's caller (:mod:`tttlab.usercode.boxside.caller`) owns the clock and the results
+channel: a call is timed from outside, its value's conversion included; a call that costs
+the worker costs only the rest of its check; what the submission writes on any descriptor
+is its own answer at most; and the grader's own failure is ``error``, never the student's
+``FAIL``."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.usercode.test_check import variant
+from tttlab.usercode import box, sandbox
+from tttlab.usercode.grading import check_cs50, check_path
+
+CORPUS = Path(__file__).parent / "corpus"
+
+
+@pytest.mark.parametrize(
+    ("changes", "function"),
+    [
+        (  # the generator never ends: list() of it, the conversion, runs out of time
+            [
+                (
+                    "    return {(i, j) for i in range(3)",
+                    "    return iter(int, 1)\n    {(i, j) for i in range(3)",
+                )
+            ],
+            "actions",
+        ),
+        (  # a value whose __repr__ never returns
+            [
+                (
+                    "def player(board):\n",
+                    "class _Endless:\n    def __repr__(self):\n        while True:\n"
+                    "            pass\n\n\ndef player(board):\n    return _Endless()\n",
+                )
+            ],
+            "player",
+        ),
+    ],
+    ids=["endless-generator", "endless-repr"],
+)
+def test_a_value_that_never_turns_into_an_answer_fails_on_its_board(
+    changes: list[tuple[str, str]], function: str, tmp_path: Path
+) -> None:
+    report = check_cs50(
+        variant(tmp_path, changes), time_limit=60, call_seconds=0.5, only=(function, "winner")
+    )
+    assert report.status == "fail"
+    assert report.problems == (
+        f"{function} did not return within 0.5 s on .../.../...; its later boards were skipped",
+    )
+    check = report.checks[function]
+    assert check.checked == 1
+    assert check.example is not None
+    assert check.example.got == "did not return within the per-call time limit"
+    assert report.checks["winner"].ok  # a new worker took the next check
+
+
+def test_a_file_that_forges_minimax_on_the_empty_board_and_exits_is_no_pass(
+    tmp_path: Path,
+) -> None:
+    """The review's reproduction: on the empty board, minimax writes a "value" line and an
+    end mark to every descriptor, then exits without computing anything."""
+    forged = (
+        "def minimax(board):\n",
+        "def minimax(board):\n"
+        "    if all(cell is EMPTY for row in board for cell in row):\n"
+        "        import os\n"
+        "        for fd in range(3, 64):\n"
+        "            try:\n"
+        '                os.write(fd, b\'["v",0,NaN]\\n{"end":"minimax","printed":0}\\n\')\n'
+        "                os.write(fd, b'{\"done\":true}\\n')\n"
+        "            except OSError:\n"
+        "                pass\n"
+        "        os._exit(0)\n",
+    )
+    report = check_cs50(variant(tmp_path, [forged]), only=("minimax",), time_limit=60)
+    assert report.status == "fail"
+    assert report.minimax_seconds_empty_board is None
+    check = report.checks["minimax"]
+    assert check.wrong == 1
+    assert check.example is not None
+    assert check.example.board == ".../.../..."
+    text = json.dumps(report.as_json(), allow_nan=False)  # strict JSON
+    assert "NaN" not in text
+
+
+def test_a_value_table_kept_as_a_column_is_read_as_numbers(tmp_path: Path) -> None:
+    folder = tmp_path / "student"
+    shutil.copytree(CORPUS / "course", folder)
+    source = (folder / "Environment.py").read_text()
+    old = "V = np.zeros(env.num_states)"
+    assert old in source
+    (folder / "Environment.py").write_text(source.replace(old, "V = np.zeros((env.num_states, 1))"))
+    report = check_path(folder, only=("initialV_x", "initialV_o"))
+    assert report.ok, report.as_json()
+
+
+def test_a_file_too_deep_to_parse_fails_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "tictactoe.py"
+    path.write_text("X = 'X'\nO = 'O'\nEMPTY = None\nx = " + "(" * 100_000 + ")" * 100_000 + "\n")
+    report = check_cs50(path, only=("winner",), time_limit=60)
+    assert report.status == "fail"
+    assert len(report.problems) == 1
+    assert report.problems[0].startswith("does not import:"), report.problems
+
+
+def test_the_graders_own_failure_in_the_box_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that cannot do its part (here: asked for an exercise it does not know)."""
+    real = sandbox.Job.as_json
+
+    def unknown(self: sandbox.Job, stage: str | None, processes: int) -> dict[str, object]:
+        return {**real(self, stage, processes), "exercise": "no-such-exercise"}
+
+    monkeypatch.setattr(sandbox.Job, "as_json", unknown)
+    report = check_cs50(CORPUS / "memo_minimax.py", only=("winner",))
+    assert report.status == "error"
+    assert report.exit_code == 4
+    assert report.problems[0].startswith("could not be graded: the box's worker failed: KeyError")
+
+
+def test_a_box_that_does_not_start_is_the_graders_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_args: object) -> list[str]:
+        return [sys.executable, "-c", "import sys; sys.exit('no Python for the box here')"]
+
+    monkeypatch.setattr(box, "command", broken)
+    report = check_cs50(CORPUS / "memo_minimax.py", only=("winner",))
+    assert report.status == "error"
+    assert report.problems == (
+        "could not be graded: the box did not start: no Python for the box here",
+    )
+
+
+def test_the_callers_time_is_finite_and_its_own() -> None:
+    report = check_cs50(CORPUS / "memo_minimax.py", only=("minimax",))
+    assert report.ok
+    seconds = report.minimax_seconds_empty_board
+    assert seconds is not None
+    assert math.isfinite(seconds)
+    assert 0 <= seconds < report.seconds

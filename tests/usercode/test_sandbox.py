@@ -1,0 +1,37 @@
+"""The grader's side of a box's run (:mod:`tttlab.usercode.sandbox`): the box's pipes are
+read within their bounds, and the job's limits are the ones declared in :mod:`tttlab.limits`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tttlab.limits import BOX_STDERR_BYTES, CALL_ANSWER_BYTES, TABLE_ANSWER_BYTES
+from tttlab.usercode.grading import _planned
+from tttlab.usercode.sandbox import Job, _Pipes
+
+
+def test_stderr_keeps_its_head_and_tail_within_the_bound() -> None:
+    pipes = _Pipes.__new__(_Pipes)
+    pipes.head, pipes.tail, pipes.dropped = bytearray(), bytearray(), 0
+    for k in range(1000):
+        pipes._keep_stderr(bytes([65 + k % 26]) * 1000)
+    assert len(pipes.head) + len(pipes.tail) == BOX_STDERR_BYTES
+    assert pipes.dropped == 1000 * 1000 - BOX_STDERR_BYTES
+    text = pipes.stderr()
+    assert text.startswith("A" * 1000)
+    assert f"[... {pipes.dropped:,} bytes dropped ...]" in text
+    assert text.endswith(chr(65 + 999 % 26) * 1000)
+
+
+def test_each_check_may_answer_within_its_allowance_and_the_channel_holds_them_all() -> None:
+    _, phases = _planned("course", ())
+    job = Job(Path("t"), "course", "definitions", ("t.py",), (), phases, (), (), 60, 512)
+    allowances = job.as_json(None, 32)["answer_bytes"]
+    tables = {f for f, cases, _ in phases if len(cases) == 1}
+    assert tables == {"get_state_hash_and_winner", "initialV_x", "initialV_o"}
+    for (function, _, _), allowance in zip(phases, allowances, strict=True):
+        assert allowance == (TABLE_ANSWER_BYTES if function in tables else CALL_ANSWER_BYTES)
+    most = sum(
+        len(cases) * allowance for (_, cases, _), allowance in zip(phases, allowances, strict=True)
+    )
+    assert job.channel_bytes() > most
