@@ -1,0 +1,74 @@
+"""The protocol declared once (:mod:`tttlab.usercode.boxside.schema`): which outcomes exist,
+which the worker may give and which only the caller writes, and how each is said."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tttlab.usercode.boxside.schema import (
+    ANSWERED,
+    CALLER_ONLY,
+    OUTCOMES,
+    describe,
+    outcome_problem,
+)
+
+
+@pytest.mark.parametrize(
+    "outcome",
+    [
+        ["v", 1],
+        ["v", [1, 2], "changed"],
+        ["e", "TypeError: x"],
+        ["x", "0"],
+        ["i"],
+        ["t"],
+        ["k", "exit code 3"],
+        ["b", "a line that is not JSON"],
+    ],
+)
+def test_every_kind_of_outcome_in_its_form_is_one(outcome: list[Any]) -> None:
+    assert outcome_problem(outcome) is None
+
+
+@pytest.mark.parametrize(
+    "outcome",
+    [
+        [],
+        "v",
+        ["q"],
+        ["v"],
+        ["v", 1, "other"],
+        ["e"],
+        ["e", 5],
+        ["e", "x" * 201],
+        ["i", 1],
+        ["t", "late"],
+        ["k"],
+        ("v", 1),
+    ],
+)
+def test_anything_else_is_no_outcome(outcome: Any) -> None:
+    assert outcome_problem(outcome) is not None
+
+
+def test_the_worker_cannot_answer_with_the_callers_outcomes() -> None:
+    assert set(ANSWERED) | set(CALLER_ONLY) == set(OUTCOMES)
+    assert not set(ANSWERED) & set(CALLER_ONLY)
+    for kind in CALLER_ONLY:
+        outcome = [kind, "text"] if OUTCOMES[kind] else [kind]
+        assert outcome_problem(outcome) is None
+        assert outcome_problem(outcome, ANSWERED) is not None
+
+
+def test_each_outcome_without_a_value_is_said_in_one_line() -> None:
+    assert describe(["v", 1]) is None
+    said = {kind: describe([kind, "it"] if OUTCOMES[kind] else [kind]) for kind in OUTCOMES}
+    assert said["t"] == "did not return within the per-call time limit"
+    assert said["k"] == "the process ended during the call (it)"
+    assert said["b"] == "gave no answer the grader can read (it)"
+    assert describe(["t"], import_seconds=30) == "takes more than 30 s to import"
+    assert describe(["e", "E: boom"], import_seconds=30) == "does not import: E: boom"
+    assert all(text is None or "\n" not in text for text in said.values())
