@@ -119,10 +119,10 @@ class Worker:
         while b"\n" not in self.buffer:
             if len(self.buffer) > most:
                 raise Gone(["b", f"an answer of more than {most:,} bytes"])
+            self._wait(self.reading, deadline)
             try:
                 chunk = os.read(self.back, 1 << 16)
             except BlockingIOError:
-                self._wait(self.reading, deadline)
                 continue
             if not chunk:
                 raise Gone(["k", self._ended()])
@@ -139,10 +139,10 @@ class Worker:
         """Until the pipe is ready (or has closed); :class:`Gone` at the deadline."""
         while True:
             left = None if deadline is None else deadline - time.monotonic()
+            if poll.poll(None if left is None else max(0, int(left * 1000) + 1)):
+                return
             if left is not None and left <= 0:
                 raise Gone(["t"])
-            if poll.poll(None if left is None else max(1, int(left * 1000) + 1)):
-                return
 
     def _ended(self) -> str:
         try:
