@@ -2,7 +2,9 @@
 
 One file (or folder) prints each function's result and its first counterexample; several
 print one summary table (``--csv`` writes it too). ``--json`` prints one object per file,
-one per line. Exit 0 when every check passes, 1 when one fails, 2 on a usage error.
+one per line. Exit 0 when every check passes, 1 when one fails, 3 when one did not finish,
+4 when the grader could not grade one (its row says why; the others are still graded), 2 on a
+usage error.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from tttlab.usercode.formats import (
     prairielearn,
 )
 from tttlab.usercode.grading import ISOLATION, check_path
+from tttlab.usercode.names import python_files
 from tttlab.usercode.report import TABLE_COLUMNS, CheckReport, verdict_markup, worst_exit_code
 from tttlab.usercode.sandbox import ABANDON
 
@@ -97,7 +100,32 @@ def _csv_bytes(reports: Sequence[CheckReport]) -> bytes:
     writer.writeheader()
     for report in reports:
         writer.writerow(report.row())
-    return text.getvalue().encode()
+    # a file name that is not UTF-8 (its bytes kept as lone surrogates) is written escaped
+    return text.getvalue().encode(errors="backslashreplace")
+
+
+def _ungraded(path: Path, why: str) -> CheckReport:
+    """The row of a file that the grader failed to grade (``error``: not the student's
+    failure), so that the class's report is still written."""
+    problem = f"could not be graded: {why}"
+    return CheckReport(str(path), "", {}, 0.0, problems=(problem,), status="error")
+
+
+def _one_line(error: BaseException) -> str:
+    """``Type: message``, the message's first line, cut to 200 characters."""
+    lines = str(error).strip().splitlines()
+    message = lines[0].strip() if lines else ""
+    if len(message) > 200 or len(lines) > 1:
+        message = message[:200].rstrip() + " …"
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def _nothing_in(path: Path) -> bool:
+    """Whether the submission holds no .py file (the student's: nothing to grade)."""
+    try:
+        return not python_files(path)
+    except OSError:
+        return False
 
 
 @click.command("check")
@@ -238,10 +266,15 @@ def check_command(
             )
         except TttlabError as error:
             # one file read by a person: one line; a platform's format: a grade of 0, and why
-            if (len(paths) == 1 and fmt in ("text", "json", "csv")) or isolation == "required":
+            alone = len(paths) == 1 and fmt in ("text", "json", "csv")
+            if not alone and _nothing_in(path):  # the student's failure, not the grader's
+                problem = f"no .py file in {path}"
+                return CheckReport(str(path), "", {}, 0.0, problems=(problem,), status="fail")
+            if alone or isolation == "required":
                 raise CommandError(str(error)) from None
-            problem = f"could not be graded: {error}"
-            return CheckReport(str(path), "", {}, 0.0, problems=(problem,), status="error")
+            return _ungraded(path, str(error))
+        except Exception as error:  # ttt check's own failure: the file's row, not the class's
+            return _ungraded(path, f"internal error in ttt check ({_one_line(error)})")
 
     at_once = min(jobs or len(os.sched_getaffinity(0)), len(paths))
     reports: list[CheckReport] = []

@@ -12,20 +12,27 @@
   and ``max_points``.
 
 Each check is worth its points (1 unless ``--points CHECK=N``) when it passes, else 0: a
-check passes on every board or not at all. A submission that could not be graded counts
+check passes on every board or not at all. A submission whose checks did not run counts
 the checks of its exercise (when it is known) as failed, so its score is out of the same
 total as everyone's.
+
+Who failed decides the rest. The student's failure (the file does not import, answers
+garbage, holds no .py file) is a grade: ``fail``, 0. A report's ``error`` is the grader's
+(tttlab, the machine, the teacher's options): still 0 on Gradescope and in JUnit (an
+``error``), and *not gradable* on PrairieLearn, so that no attempt is used up. Every number
+written is finite (strict JSON), and every character of the XML is one XML 1.0 allows.
 """
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tttlab.errors import TttlabError
 from tttlab.usercode.exercises import EXERCISES
-from tttlab.usercode.report import CheckReport
+from tttlab.usercode.report import CheckReport, finite_json
 
 __all__ = [
     "FORMATS",
@@ -41,6 +48,8 @@ __all__ = [
 FORMATS = ("text", "json", "csv", "gradescope", "junit", "prairielearn")
 #: Gradescope's visibility settings.
 VISIBILITY = ("hidden", "after_due_date", "after_published", "visible")
+#: The most points a check may be worth.
+_MOST = 1e6
 
 
 def parse_points(given: Sequence[str]) -> dict[str, float]:
@@ -58,10 +67,20 @@ def parse_points(given: Sequence[str]) -> dict[str, float]:
             number = float(value)
         except ValueError:
             number = -1.0
-        if not 0 <= number <= 1e6:  # NaN fails too
+        if not 0 <= number <= _MOST:  # NaN fails too
             raise TttlabError(f"--points {name}= needs a number of points from 0, got {value!r}")
         points[name] = number
     return points
+
+
+def _worth(points: Mapping[str, float] | None) -> dict[str, float]:
+    """The points given to :func:`gradescope` or :func:`prairielearn`, each a number from 0
+    to a million (so that every score is finite), else a :class:`TttlabError`."""
+    worth = dict(points or {})
+    for name, number in worth.items():
+        if not 0 <= number <= _MOST:  # NaN fails too
+            raise TttlabError(f"points for {name} must be a number from 0, got {number!r}")
+    return worth
 
 
 def _checks(report: CheckReport) -> list[str]:
@@ -86,8 +105,15 @@ def _named(reports: Sequence[CheckReport], report: CheckReport, name: str) -> st
     return name if len(reports) == 1 else f"{report.file}: {name}"
 
 
-def _overall(reports: Sequence[CheckReport]) -> str:
-    return "\n\n".join(report.summary() for report in reports)
+def _overall(reports: Sequence[CheckReport], boxes: bool = False) -> str:
+    """Each report's summary; ``boxes``: and a line for each file graded without a box."""
+    return "\n\n".join(report.summary() + _unboxed(report) * boxes for report in reports)
+
+
+def _unboxed(report: CheckReport) -> str:
+    if report.isolation in ("", "bubblewrap"):  # boxed, or never run (an error before)
+        return ""
+    return f"\n  graded without a box: {report.isolation}"
 
 
 def gradescope(
@@ -96,10 +122,11 @@ def gradescope(
     visibility: str = "visible",
 ) -> dict[str, Any]:
     """Gradescope's ``results.json`` for one submission (several files: one test per file
-    and check, named ``FILE: CHECK``)."""
+    and check, named ``FILE: CHECK``). Its ``output`` says of a file graded without a box
+    (``isolation`` other than bubblewrap) so."""
     if visibility not in VISIBILITY:
         raise TttlabError(f"visibility must be one of {', '.join(VISIBILITY)}")
-    worth = dict(points or {})
+    worth = _worth(points)
     tests: list[dict[str, Any]] = []
     for report in reports:
         for name in _checks(report):
@@ -114,22 +141,27 @@ def gradescope(
                     "visibility": visibility,
                 }
             )
-    return {
+    results = {
         "score": sum(t["score"] for t in tests),
-        "execution_time": round(sum(r.seconds for r in reports), 3),
-        "output": _overall(reports),
+        "execution_time": round(sum(r.seconds for r in reports), 3),  # finite: see CheckReport
+        "output": _overall(reports, boxes=True),
         "visibility": visibility,
         "stdout_visibility": "hidden",
         "tests": tests,
     }
+    strict: dict[str, Any] = finite_json(results)
+    return strict
 
 
 def prairielearn(
     reports: Sequence[CheckReport], points: Mapping[str, float] | None = None
 ) -> dict[str, Any]:
-    """PrairieLearn's ``results.json`` for one submission: not gradable (no attempt used)
-    when no check could run at all, as for a file that does not import."""
-    worth = dict(points or {})
+    """PrairieLearn's ``results.json`` for one submission. The student's failure (a file
+    that does not import, wrong answers, nothing to grade) is gradable and scores 0; only
+    the grader's (a report whose status is ``error``) makes it not gradable, with
+    ``format_errors`` saying why, so that no attempt is used up. When every check is worth
+    0 points, the score is 1 when every check passes, else 0."""
+    worth = _worth(points)
     tests: list[dict[str, Any]] = []
     for report in reports:
         for name in _checks(report):
@@ -148,17 +180,26 @@ def prairielearn(
                 }
             )
     total = sum(t["max_points"] for t in tests)
-    gradable = any(report.checks for report in reports)
+    if total:
+        score = min(1.0, sum(t["points"] for t in tests) / total)
+    else:
+        score = 1.0 if reports and all(report.ok for report in reports) else 0.0
+    failed = [r for r in reports if r.status == "error"]
     result: dict[str, Any] = {
-        "gradable": gradable,
-        "score": sum(t["points"] for t in tests) / total if total else 0.0,
+        "gradable": not failed,
+        "score": score,
         "message": "; ".join(f"{r.file}: {r.status}" for r in reports),
         "output": _overall(reports),
         "tests": tests,
     }
-    if not gradable:
-        result["format_errors"] = [p for r in reports for p in r.problems]
-    return result
+    if failed:
+        result["format_errors"] = [
+            f"{r.file}: {problem}" if len(reports) > 1 else problem
+            for r in failed
+            for problem in (r.problems or ("could not be graded",))
+        ]
+    strict: dict[str, Any] = finite_json(result)
+    return strict
 
 
 def junit(reports: Sequence[CheckReport]) -> bytes:
@@ -198,7 +239,27 @@ def junit(reports: Sequence[CheckReport]) -> bytes:
         suite.set("time", f"{report.seconds:.3f}")
     for key, count in totals.items():
         root.set(key, str(count))
-    root.set("time", f"{sum(r.seconds for r in reports):.3f}")
+    root.set("time", f"{sum(r.seconds for r in reports):.3f}")  # finite: see CheckReport
+    for element in root.iter():  # what the student's code wrote, the files' names: as XML
+        element.attrib = {key: _xml(value) for key, value in element.attrib.items()}
+        if element.text:
+            element.text = _xml(element.text)
     ET.indent(root)
     data: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     return data + b"\n"
+
+
+#: What XML 1.0 does not allow in a document, escaped or not: the control characters but
+#: tab, newline and carriage return, lone surrogates, U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml(text: str) -> str:
+    """``text`` with each character XML 1.0 does not allow written as its Python escape
+    (``\\x1b``, ``\\udc80``, ``\\ufffe``): the report stays well formed, and says it."""
+    return _NOT_XML.sub(_escape, text)
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

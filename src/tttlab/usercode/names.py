@@ -4,7 +4,7 @@ where each of the exercise's names is found, what ``--name`` maps, and what to s
 name is missing.
 
 Nothing here runs the student's code: it reads the files (``ast``). What the code really
-defines is found in the box (:mod:`tttlab.usercode.runner`); this side tells it where to
+defines is found in the box (:mod:`tttlab.usercode.boxside.loading`); this side tells it where to
 look first, and says where in words.
 """
 
@@ -86,7 +86,10 @@ def _read(name: str, text: str) -> Module:
     module = Module(name)
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):  # still recognisable from its definitions
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        # Refused by the parser, or nested too deep for it (``x = --...-1`` ends it in a
+        # MemoryError, ``1+1+...+1`` in a RecursionError): still recognisable from its
+        # definitions.
         for found in re.findall(r"^def (\w+)", text, flags=re.M):
             module.functions[found] = (0, 10**6)
         for found in re.findall(r"^class (\w+)", text, flags=re.M):

@@ -3,6 +3,7 @@ counterexample; the JSON schema (documented in docs/reference/json.md) and the s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ __all__ = [
     "CheckReport",
     "Example",
     "FunctionCheck",
+    "finite_json",
     "verdict_markup",
     "worst_exit_code",
 ]
@@ -106,6 +108,15 @@ class CheckReport:
     def __post_init__(self) -> None:
         if self.status not in EXIT_CODES:
             raise ValueError(f"status must be one of {', '.join(EXIT_CODES)}")
+        if not 0.0 <= self.coverage <= 1.0:  # nan too
+            raise ValueError(f"coverage must be a number from 0 to 1, got {self.coverage!r}")
+        # A time that is no number (nan, an infinity) is no time: strict JSON has no such
+        # numbers, and neither have the platforms' files.
+        seconds = self.minimax_seconds_empty_board
+        if seconds is not None and not (math.isfinite(seconds) and seconds >= 0):
+            object.__setattr__(self, "minimax_seconds_empty_board", None)
+        if not (math.isfinite(self.seconds) and self.seconds >= 0):
+            object.__setattr__(self, "seconds", 0.0)
         if self.status == "pass" and (
             self.problems or self.coverage != 1.0 or not all(c.ok for c in self.checks.values())
         ):
@@ -122,7 +133,7 @@ class CheckReport:
 
     def as_json(self) -> dict[str, Any]:
         seconds = self.minimax_seconds_empty_board
-        return {
+        data = {
             "file": self.file,
             "exercise": self.exercise,
             "ok": self.ok,
@@ -137,6 +148,8 @@ class CheckReport:
             "renamed": dict(self.renamed),
             "isolation": self.isolation,
         }
+        strict: dict[str, Any] = finite_json(data)  # a check's extra numbers too
+        return strict
 
     def summary(self, markup: bool = False) -> str:
         """The report for people, as ``ttt check FILE`` prints it: the verdict, each
@@ -256,6 +269,19 @@ def _example_lines(
     lines.append(f"  got:       {escape(example.got)}")
     lines.append(f"  reproduce: {escape(example.repro)}")
     return lines
+
+
+def finite_json(value: Any) -> Any:
+    """``value`` (made of JSON's types) with each number that is not finite (nan, an
+    infinity) as None: strict JSON has no such numbers (``json.dumps`` would write
+    ``NaN``)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: finite_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite_json(item) for item in value]
+    return value
 
 
 def verdict_markup(status: str) -> str:
