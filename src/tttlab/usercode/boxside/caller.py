@@ -35,6 +35,9 @@ __all__ = ["main"]
 READY_SECONDS = 60.0
 #: Entries of the import's lists kept, and the characters of each.
 LISTED, CHARS = 100, 200
+#: How deeply an answer may nest (the deepest the worker writes is 4: a game_over answer's
+#: garbage): a deeper one, which the grader's reader might not parse, is no answer.
+DEPTH = 8
 
 
 def _undumpable() -> None:
@@ -91,7 +94,8 @@ class Worker:
         :class:`Gone`; lines that answer another question are dropped."""
         deadline = None if seconds is None else time.monotonic() + seconds
         nonce = os.urandom(8).hex()
-        self._send(json.dumps({"n": nonce, **question}).encode() + b"\n", deadline)
+        question["n"] = nonce
+        self._send(json.dumps(question).encode() + b"\n", deadline)
         while True:
             line = self._line(deadline, allowance)
             try:
@@ -244,7 +248,7 @@ class Caller:
             raise RuntimeError(f"the box's worker failed: {str(answer['internal'])[:CHARS]}")
         self._count(answer)
         outcome = answer.get("o")
-        if outcome_problem(outcome, ANSWERED) is not None:
+        if outcome_problem(outcome, ANSWERED) is not None or _deeper(outcome, DEPTH):
             return ["b", "an answer in no known form"]
         return list(outcome)  # no longer than its answer's line: within the allowance
 
@@ -298,6 +302,16 @@ class Caller:
     def end(self) -> None:
         if self.worker is not None:
             self.worker.end()
+
+
+def _deeper(value: Any, depth: int) -> bool:
+    """Whether ``value`` nests lists or dicts more than ``depth`` deep."""
+    if type(value) not in (list, dict):
+        return False
+    if depth == 0:
+        return True
+    items = value.values() if type(value) is dict else value
+    return any(_deeper(item, depth - 1) for item in items)
 
 
 def _texts(value: Any) -> list[str]:
