@@ -32,8 +32,8 @@ demo: $(VENV)/.installed
 	$(BIN)/ttt demo
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check src tests docs/hooks $(wildcard benchmarks)
-	$(BIN)/ruff format --check src tests docs/hooks $(wildcard benchmarks)
+	$(BIN)/ruff check src tests docs/hooks $(wildcard benchmarks experiments)
+	$(BIN)/ruff format --check src tests docs/hooks $(wildcard benchmarks experiments)
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy

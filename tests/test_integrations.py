@@ -1,5 +1,5 @@
 """The Stable-Baselines3 integration: the judge it runs, and its one-line refusal when the
-library is not installed (the suite does not install PyTorch; benchmarks/ppo_sb3.py runs
+library is not installed (the suite does not install PyTorch; experiments/ppo_sb3.py runs
 the callback with a real MaskablePPO)."""
 
 from __future__ import annotations

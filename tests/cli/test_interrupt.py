@@ -64,7 +64,7 @@ def test_signal_during_start_up_is_clean(tmp_path: Path) -> None:
         assert load_agent_file(out).meta["episodes"] > 0
 
 
-# Four moments here; benchmarks/stress_interrupt.py sends 120 (40 moments, 3 times each).
+# Four moments here; experiments/stress_interrupt.py sends 120 (40 moments, 3 times each).
 @pytest.mark.parametrize("after", [0.1, 0.25, 0.4, 0.7])
 def test_ctrl_c_at_any_moment_of_start_up_exits_130(tmp_path: Path, after: float) -> None:
     """Wherever Ctrl-C lands (imports, numba loading its kernels through llvmlite's ctypes

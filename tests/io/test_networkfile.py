@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.agents.test_network import random_network
 from tests.io import archives
 from tests.io.archives import npy, write
 from tttlab.agents import AgentError
@@ -21,30 +22,6 @@ from tttlab.io import (
     save_agent,
 )
 from tttlab.learners import Trainer, default_config
-
-
-def random_network(
-    geometry: Geometry = DEFAULT,
-    algorithm: str = "alphazero",
-    seed: int = 0,
-    symmetrized: bool = False,
-    conv: tuple[int, ...] = (),
-) -> NetworkAgent:
-    head = "q" if algorithm == "dqn" else "policy-value"
-    architecture = Architecture(
-        geometry.cells,
-        (16, 8),
-        head,
-        symmetrized=symmetrized,
-        conv=conv,
-        columns=geometry.cols if conv else 0,
-    )
-    rng = np.random.default_rng(seed)
-    params = {
-        name: rng.normal(size=shape).astype(np.float32)
-        for name, shape in architecture.shapes().items()
-    }
-    return NetworkAgent(algorithm, geometry, architecture, params)
 
 
 def _save(agent: NetworkAgent, path: Path) -> Path:
@@ -88,16 +65,6 @@ def test_round_trip_plays_the_same(
     assert _save(agent, tmp_path / "again.npz").read_bytes() == path.read_bytes()
 
 
-def test_ties_are_kept_and_illegal_moves_never_chosen() -> None:
-    agent = random_network()
-    for name in agent.params:
-        agent.params[name][:] = 0.0  # every logit equal: every legal move ties
-    position = Position.from_string("X.O/.X./..O")
-    probabilities = agent.move_probabilities(position)
-    assert sorted(probabilities) == list(position.legal_moves)
-    assert len(set(probabilities.values())) == 1
-
-
 def test_search_suffix(tmp_path: Path) -> None:
     path = _save(random_network(), tmp_path / "az.npz")
     searching = file_agent(f"{path}:25")
@@ -118,15 +85,6 @@ def test_search_suffix(tmp_path: Path) -> None:
     dqn = _save(random_network(algorithm="dqn"), tmp_path / "dqn.npz")
     with pytest.raises(AgentError, match="policy-and-value"):
         file_agent(f"{dqn}:10")
-
-
-def test_search_finds_the_win_a_blank_network_does_not_know() -> None:
-    agent = random_network()
-    for name in agent.params:
-        agent.params[name][:] = 0.0  # uniform priors, value 0 everywhere
-    position = Position.from_string("XX./OO./...")  # X wins at cell 2
-    assert len(agent.move_probabilities(position)) == len(position.legal_moves)
-    assert agent.with_search(50).move_probabilities(position) == {2: 1.0}
 
 
 def test_damage_is_one_error(tmp_path: Path) -> None:
@@ -185,86 +143,6 @@ def test_damage_is_one_error(tmp_path: Path) -> None:
         load_agent_file(_save(agent, tmp_path / "inf.npz"))
 
 
-@pytest.mark.parametrize(("board", "algorithm"), [("4x4k4", "alphazero"), ("3x4k3", "dqn")])
-def test_a_symmetrized_network_answers_every_image_of_a_position_alike(
-    board: str, algorithm: str
-) -> None:
-    """Its outputs move with the board under each symmetry (the plain network's do not),
-    and without ``symmetrized`` they are the plain network's own."""
-    geometry = Geometry.parse(board)
-    plain = random_network(geometry, algorithm, seed=5)
-    symmetrized = random_network(geometry, algorithm, seed=5, symmetrized=True)
-    rng = np.random.default_rng(2)
-    boards = rng.integers(0, 3, size=(40, geometry.cells))
-    movers = rng.integers(1, 3, size=40)
-    scores, values = symmetrized.outputs(boards, movers)
-    for perm in geometry.symmetries[1:]:
-        moved, moved_values = symmetrized.outputs(boards[:, perm], movers)
-        np.testing.assert_allclose(moved, scores[:, perm], rtol=1e-5, atol=1e-6)
-        if values is not None:
-            assert moved_values is not None
-            np.testing.assert_allclose(moved_values, values, rtol=1e-5, atol=1e-6)
-    own, _ = plain.outputs(boards, movers)
-    x = encode(boards, movers)
-    np.testing.assert_array_equal(own, forward(plain.architecture, plain.params, x)[0])
-    # the plain network's outputs on each image, moved back to the cells they speak for:
-    # not its own outputs (so it is not symmetric), and their mean is the symmetrized one
-    images = [
-        plain.outputs(boards[:, perm], movers)[0][:, np.argsort(perm)]
-        for perm in geometry.symmetries
-    ]
-    assert max(np.abs(image - own).max() for image in images[1:]) > 1e-2
-    np.testing.assert_allclose(scores, np.mean(images, axis=0), rtol=1e-5, atol=1e-6)
-
-
-@pytest.mark.parametrize("slice_of", [None, 7])
-def test_a_convolution_is_scipys_correlation_of_the_planes(
-    slice_of: int | None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Each convolution layer computes, per output channel, the sum over input planes of
-    scipy's 2-D correlation with a 3×3 kernel (zero beyond the edges), plus the bias, then
-    the ReLU: read through a perceptron and a policy head that pass the last layer's single
-    plane through as the logits, on a board that is not square; also when the batch of 20
-    is cut into slices of 7 boards (the last one short)."""
-    from scipy.signal import correlate2d
-
-    from tttlab.agents import network
-
-    if slice_of is not None:  # patches of 7 boards × 12 cells × 9 places × 3 channels
-        monkeypatch.setattr(network, "_PATCH_ENTRIES", slice_of * 12 * 9 * 3)
-
-    geometry = Geometry.parse("3x4k3")
-    cells, rows, cols = geometry.cells, geometry.rows, geometry.cols
-    architecture = Architecture(cells, (cells,), "policy-value", conv=(3, 1), columns=cols)
-    rng = np.random.default_rng(7)
-    params = {n: rng.normal(size=s).astype(np.float32) for n, s in architecture.shapes().items()}
-    params["torso.0.weight"] = np.eye(cells, dtype=np.float32)  # the plane, unchanged
-    params["torso.0.bias"] = np.zeros(cells, np.float32)
-    params["policy.weight"] = np.eye(cells, dtype=np.float32)
-    params["policy.bias"] = np.zeros(cells, np.float32)
-    boards = rng.integers(0, 3, size=(20, cells))
-    movers = rng.integers(1, 3, size=20)
-    logits, _ = forward(architecture, params, encode(boards, movers))
-
-    def layer(planes: list[np.ndarray], i: int) -> list[np.ndarray]:
-        weight, bias = params[f"conv.{i}.weight"], params[f"conv.{i}.bias"]
-        # weight[out, j * planes + p]: patch place j = 3 * (dr + 1) + (dc + 1), plane p
-        kernels = weight.reshape(len(weight), 3, 3, len(planes))
-        return [
-            np.maximum(
-                sum(correlate2d(x, k[:, :, p], mode="same") for p, x in enumerate(planes)) + b,
-                0.0,
-            )
-            for k, b in zip(kernels, bias, strict=True)
-        ]
-
-    for board, mover, found in zip(boards, movers, logits, strict=True):
-        grid = board.reshape(rows, cols)
-        planes = [(grid == mover).astype(float), (grid == 3 - mover).astype(float)]
-        (last,) = layer(layer(planes, 0), 1)
-        np.testing.assert_allclose(found, last.reshape(-1), rtol=1e-5, atol=1e-5)
-
-
 def test_the_x_perspective_round_trips_and_old_files_read_as_mover(tmp_path: Path) -> None:
     mover = random_network(algorithm="dqn", seed=4)
     x_side = NetworkAgent(
@@ -308,24 +186,3 @@ def test_flipped_bytes_never_escape(tmp_path: Path) -> None:
         path.write_bytes(bytes(data))
         with contextlib.suppress(AgentFileError):
             load_agent_file(path)
-
-
-def test_exact_evaluation_matches_position_by_position() -> None:
-    """The batched policy matrix equals asking the agent position by position."""
-    from tttlab.agents.base import policy_matrix
-    from tttlab.game import Player, state_space
-
-    geometry = Geometry(3, 3, 3)
-    agent = random_network(geometry, seed=7)
-    space = state_space(geometry)
-    for side in (Player.X, Player.O):
-        batched = policy_matrix(agent, space, side)
-        rows = np.flatnonzero(~space.terminal & (space.to_move == int(side)))
-        for i in rows[::7]:
-            one = agent.move_probabilities(space.position(int(i)))
-            expected = np.zeros(geometry.cells)
-            for move, p in one.items():
-                expected[move] = p
-            np.testing.assert_allclose(batched[i], expected)
-        assert batched.sum() == pytest.approx(len(rows))
-        assert batched.shape == (space.size, geometry.cells)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.io.test_networkfile import random_network
+from tests.agents.test_network import random_network
 from tttlab.evaluation import evaluate_seats
 from tttlab.game import DEFAULT, Position
 from tttlab.io import save_agent

@@ -127,23 +127,6 @@ def pick_tie(ties: np.ndarray, count: int, rng: np.random.Generator) -> int:
 
 
 @nb.njit(cache=True)
-def greedy(
-    q: np.ndarray,
-    nxt: np.ndarray,
-    s: int,
-    row: int,
-    pinv: np.ndarray,
-    k: int,
-    sign: float,
-    rng: np.random.Generator,
-    ties: np.ndarray,
-) -> int:
-    """The move with the best ``sign * q``, ties broken uniformly at random."""
-    _, count, _ = scan(q, q, False, nxt, s, row, pinv, k, sign, ties)
-    return pick_tie(ties, count, rng)
-
-
-@nb.njit(cache=True)
 def q_family_episodes(
     algo: int,
     Q: np.ndarray,
@@ -209,14 +192,12 @@ def q_family_episodes(
                     elif algo == EXPECTED_SARSA:
                         target = gamma * ((1.0 - eps) * best + eps * mean)
                         qa[pr, pc] += alpha * (target - qa[pr, pc])
-                    elif rng.random() < 0.5:
-                        pick = greedy(qa, nxt, s, row, pinv, k, sign, rng, ties)
-                        target = gamma * qb[row, pinv[k, pick]]
-                        qa[pr, pc] += alpha * (target - qa[pr, pc])
-                    else:
-                        pick = greedy(qb, nxt, s, row, pinv, k, sign, rng, ties)
-                        target = gamma * qa[row, pinv[k, pick]]
-                        qb[pr, pc] += alpha * (target - qb[pr, pc])
+                    else:  # Double Q: one table, at random, picks; the other values the pick
+                        own, other = (qa, qb) if rng.random() < 0.5 else (qb, qa)
+                        _, tied, _ = scan(own, own, False, nxt, s, row, pinv, k, sign, ties)
+                        pick = pick_tie(ties, tied, rng)
+                        target = gamma * other[row, pinv[k, pick]]
+                        own[pr, pc] += alpha * (target - own[pr, pc])
                 pr = row
                 pc = pinv[k, a]
             else:

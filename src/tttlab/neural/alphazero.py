@@ -35,8 +35,8 @@ import mctx
 import numpy as np
 import optax  # type: ignore[import-untyped]
 
+from tttlab.agents.forward import Architecture
 from tttlab.agents.gumbel import CONSIDERED
-from tttlab.agents.network import Architecture
 from tttlab.neural.config import NetworkConfig
 from tttlab.neural.loop import (
     IterationTrainer,

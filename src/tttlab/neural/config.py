@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any, ClassVar, Self
 
-from tttlab.agents.network import Architecture
+from tttlab.agents.forward import Architecture
 from tttlab.errors import ConfigError
 from tttlab.game import Geometry
 from tttlab.hyperparameters import (

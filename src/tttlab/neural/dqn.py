@@ -36,7 +36,7 @@ import jax.numpy as jnp
 import numpy as np
 import optax  # type: ignore[import-untyped]
 
-from tttlab.agents.network import Architecture
+from tttlab.agents.forward import Architecture
 from tttlab.neural.config import NetworkConfig
 from tttlab.neural.loop import (
     IterationTrainer,

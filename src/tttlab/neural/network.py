@@ -6,7 +6,7 @@ file (and back) is a walk over its layers, with no framework state, variable col
 or serialisation library between. It is also the lighter install (flax brings orbax and
 tensorstore).
 
-The numpy forward pass in :mod:`tttlab.agents.network` computes the same function; a test
+The numpy forward pass in :mod:`tttlab.agents.forward` computes the same function; a test
 holds the two to agree.
 """
 
@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tttlab.agents.network import Architecture, Params, neighbourhoods
+from tttlab.agents.forward import Architecture, Params, neighbourhoods
 
 __all__ = ["Network", "from_params", "init_network", "to_params"]
 
@@ -30,7 +30,7 @@ class Network(eqx.Module):
     (DQN). Call it on one observation; vmap it over a batch.
 
     A convolution is a linear layer applied at every cell to its 3×3 patch (zero beyond the
-    board), gathered by :func:`tttlab.agents.network.neighbourhoods`: the numpy forward pass
+    board), gathered by :func:`tttlab.agents.forward.neighbourhoods`: the numpy forward pass
     does the same, so the two agree to float rounding."""
 
     torso: list[eqx.nn.Linear]

@@ -1,6 +1,8 @@
-"""DQN's two choices measured on 3x3: Double DQN on or off, mover or X perspective.
+"""Result: docs/guides/networks.md, section 'From the table to a network: `ttt train dqn`'.
 
-    .venv/bin/python benchmarks/dqn_variants.py
+DQN's two choices measured on 3x3: Double DQN on or off, mover or X perspective.
+
+    .venv/bin/python experiments/dqn_variants.py
 
 Each variant trains 5 seeds with the defaults otherwise (65,536 games), in this process,
 and is judged exactly every 8,192 games. A point is *perfect* when both seats have worst
@@ -25,7 +27,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[1])
     parser.add_argument("--seeds", default="0,1,2,3,4")
     parser.add_argument("--episodes", type=int, default=65536)
     parser.add_argument("--points", type=int, default=8)

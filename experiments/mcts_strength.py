@@ -1,10 +1,12 @@
-"""How many simulations MCTS needs on 3x3 never to lose, judged exactly.
+"""Result: docs/guides/solving.md, section 'MCTS'.
+
+How many simulations MCTS needs on 3x3 never to lose, judged exactly.
 
 For each simulation count and seed, the seeded MCTS agent is a fixed policy; exact
 evaluation over the whole game graph gives its worst case on each seat (against an opponent
 that answers best, so also against `perfect`) and its results against random.
 
-Run:  .venv/bin/python benchmarks/mcts_strength.py [--seeds 5] [--json]
+Run:  .venv/bin/python experiments/mcts_strength.py [--seeds 5] [--json]
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ COUNTS = (50, 100, 200, 500, 1000, 2000)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[1])
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

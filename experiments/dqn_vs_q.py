@@ -1,7 +1,9 @@
-"""The families on 3x3: `ttt train q`, `dqn`, `ppo` and `alphazero`, exact learning curves
+"""Result: docs/guides/networks.md, section 'From the table to a network: `ttt train dqn`'.
+
+The families on 3x3: `ttt train q`, `dqn`, `ppo` and `alphazero`, exact learning curves
 over 5 seeds.
 
-    .venv/bin/python benchmarks/dqn_vs_q.py --plot docs/dqn_vs_q.png
+    .venv/bin/python experiments/dqn_vs_q.py --plot docs/dqn_vs_q.png
 
 Runs each learner with its defaults and the same budget (65,536 games, dqn's default),
 each as `ttt train` with ``--log`` (the exact metrics every ``--eval-every`` games), then
@@ -103,7 +105,7 @@ def early_mistakes(learner: str, episodes: int, early: int, limit: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[1])
     parser.add_argument("--seeds", default="0,1,2,3,4")
     parser.add_argument("--episodes", type=int, default=65536)
     parser.add_argument("--every", type=int, default=2048)

@@ -1,11 +1,13 @@
-"""Ctrl-C at every moment of `ttt train q`'s start-up: none may be lost.
+"""Result: docs/guides/reliability.md, section 'Reliability guarantees'.
+
+Ctrl-C at every moment of `ttt train q`'s start-up: none may be lost.
 
 Sends SIGINT to `ttt train q --episodes 2000000000` at MOMENTS evenly spaced moments from
 0.05 s to SPAN s after the start, REPEAT times each, with a fresh table cache each time (so
 numba's kernels load, as in a fresh clone), and counts the runs that did not end with exit
 code 130 within 60 s, or printed a traceback.
 
-Run:  .venv/bin/python benchmarks/stress_interrupt.py [--moments 40] [--repeat 3] [--span 2.0]
+Run:  .venv/bin/python experiments/stress_interrupt.py [--moments 40] [--repeat 3] [--span 2.0]
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ def once(after: float) -> str | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[1])
     parser.add_argument("--moments", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--span", type=float, default=2.0)

@@ -1,6 +1,6 @@
-"""The hyperparameters are declared once (``tttlab.hyperparameters``); the command line, the
-API's keyword checks, the web lab's list and ``ttt sweep --set`` are derived from that one
-declaration, and so are the learners' defaults."""
+"""The hyperparameters are declared once (``tttlab.hyperparameters.declaration``); the command
+line, the API's keyword checks, the web lab's list and ``ttt sweep --set`` are derived from that
+one declaration, and so are the learners' defaults."""
 
 from __future__ import annotations
 

@@ -1,42 +1,34 @@
-"""Every learner's hyperparameters, declared once: name, type, range, default, help and the
-learners each applies to.
-
-Everything else is derived from this table: ``ttt train``'s options (``tttlab.cli.options``),
-the keyword checks of :func:`tttlab.train`, ``GET /api/algorithms`` and the web lab's form,
-``ttt sweep --set``, and the defaults of the learners' configurations.
+"""The declaration: every learner's hyperparameters in one table (name, kind, range, default
+per learner, help), and what is derived from it per learner: the options it takes, their
+defaults, the check of options given, the schedules they make and their JSON.
 
 >>> BY_NAME["epsilon"].default("q")
 0.1
->>> check_options("q", {"alpha": 0.3})
-{'alpha': 0.3}
->>> check_options("q", {"draw_reward": 0.3})  # doctest: +ELLIPSIS
-Traceback (most recent call last):
-...
-tttlab.errors.ConfigError: --draw-reward does not apply to q (it takes --epsilon, ...)
+>>> [h.name for h in for_learner("td")][:3]
+['epsilon', 'epsilon_end', 'epsilon_schedule']
 """
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from tttlab.errors import ConfigError, TttlabTypeError
-from tttlab.limits import CONV_CHANNELS, CONV_LAYERS, HIDDEN_LAYERS, HIDDEN_WIDTH
+from tttlab.errors import ConfigError
+from tttlab.hyperparameters.option import (
+    NETWORK_LEARNERS,
+    TABLE_LEARNERS,
+    Hyperparameter,
+    check_learner,
+)
+from tttlab.limits import CONV_CHANNELS, CONV_LAYERS
 from tttlab.schedules import SCHEDULE_KINDS, Schedule, schedule_from_options
 
 __all__ = [
     "BY_NAME",
     "HYPERPARAMETERS",
-    "LEARNERS",
-    "NETWORK_LEARNERS",
     "RENAMED",
     "SCHEDULED",
-    "TABLE_LEARNERS",
-    "Hyperparameter",
-    "check_learner",
     "check_options",
     "chosen_schedules",
     "default_schedule",
@@ -45,186 +37,7 @@ __all__ = [
     "for_learner",
 ]
 
-#: The tabular learners (numba kernels over the full table), in the course's order.
-TABLE_LEARNERS = ("td", "q", "sarsa", "expected-sarsa", "double-q")
-#: The network learners (JAX, the ``neural`` extra).
-NETWORK_LEARNERS = ("alphazero", "dqn", "ppo")
-LEARNERS = TABLE_LEARNERS + NETWORK_LEARNERS
 _Q_FAMILY = ("q", "sarsa", "expected-sarsa", "double-q")
-
-Kind = Literal["number", "integer", "choice", "switch", "widths"]
-
-
-def check_learner(name: object) -> str:
-    """``name`` if it is a learner, else a one-line refusal."""
-    if not isinstance(name, str):
-        raise TttlabTypeError(f"algorithm must be a name, not {name!r}")
-    if name not in LEARNERS:
-        raise ConfigError(f"unknown algorithm {name!r}; choose one of {', '.join(LEARNERS)}")
-    return name
-
-
-def _widths_text(widths: tuple[int, ...]) -> str:
-    """Layer widths as typed: ``128,128``, or ``none`` for no layers."""
-    return ",".join(str(w) for w in widths) or "none"
-
-
-@dataclass(frozen=True)
-class Hyperparameter:
-    """One option of some learners.
-
-    Attributes:
-        name: the Python name (``epsilon_end``); the option is ``--epsilon-end``.
-        kind: ``number`` (a float in [low, high]), ``integer``, ``choice`` (one of
-            ``choices``), ``switch`` (on or off: ``--double/--no-double``) or ``widths``
-            (layer widths, ``128,128``; ``none`` for no layers where ``layers`` allows 0).
-        help: one line for ``--help``, the web form and the docs.
-        defaults: the learners it applies to, each with its default (``None``: derived,
-            as ``shown`` says).
-        low, high: the range (inclusive; ``low_open`` excludes ``low``).
-        shown: how a ``None`` default reads (``cells - 2``).
-    """
-
-    name: str
-    kind: Kind
-    help: str
-    defaults: Mapping[str, Any]
-    low: float | None = None
-    high: float | None = None
-    low_open: bool = False
-    choices: tuple[str, ...] = ()
-    shown: str | None = None
-    widths: tuple[int, int] = field(default=(1, HIDDEN_WIDTH))  # widths: per layer
-    layers: tuple[int, int] = field(default=(1, HIDDEN_LAYERS))  # widths: how many layers
-
-    @property
-    def option(self) -> str:
-        return "--" + self.name.replace("_", "-")
-
-    @property
-    def learners(self) -> tuple[str, ...]:
-        return tuple(name for name in LEARNERS if name in self.defaults)
-
-    def applies(self, learner: str) -> bool:
-        return learner in self.defaults
-
-    def default(self, learner: str) -> Any:
-        return self.defaults[learner]
-
-    def default_text(self, learner: str) -> str:
-        """The default for ``learner`` as ``ttt train --help`` and the docs' tables show it."""
-        value = self.default(learner)
-        if value is None:
-            return self.shown or "none"
-        if isinstance(value, tuple):
-            return _widths_text(value)
-        if isinstance(value, bool):
-            return "on" if value else "off"
-        return f"{value:g}" if isinstance(value, float) else str(value)
-
-    def range_text(self) -> str:
-        if self.kind == "choice":
-            return ", ".join(self.choices)
-        if self.kind == "widths":
-            (fewest, most), (narrowest, widest) = self.layers, self.widths
-            return f"{fewest} to {most} layers of {narrowest} to {widest}"
-        if self.kind == "switch":
-            return "true or false"
-        opening = "(" if self.low_open else "["
-        low = "" if self.low is None else f"{self.low:g}"
-        high = "" if self.high is None else f"{self.high:g}"
-        return f"{opening}{low}, {high}]"
-
-    def check(self, value: Any) -> Any:
-        """``value`` in its canonical type (float, int, str, bool or a tuple of widths), or a
-        one-line :class:`ConfigError` (a value out of range) or :class:`TttlabTypeError`."""
-        label = self.option
-        if self.kind == "switch":
-            if not isinstance(value, bool):
-                raise TttlabTypeError(f"{label} must be true or false, not {value!r}")
-            return value
-        if self.kind == "choice":
-            if not isinstance(value, str):
-                raise TttlabTypeError(f"{label} must be one of {self.range_text()}")
-            if value not in self.choices:
-                raise ConfigError(f"{label} must be one of {self.range_text()}, got {value!r}")
-            return value
-        if self.kind == "widths":
-            return self._widths(value)
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, (int, float))
-            or (self.kind == "integer" and not float(value).is_integer())
-        ):
-            what = "a whole number" if self.kind == "integer" else "a number"
-            raise TttlabTypeError(f"{label} must be {what}, not {value!r}")
-        number = int(value) if self.kind == "integer" else float(value)
-        if not math.isfinite(number) or (
-            (self.low is not None and (number < self.low or (self.low_open and number == self.low)))
-            or (self.high is not None and number > self.high)
-        ):
-            raise ConfigError(f"{label} must be within {self.range_text()}, got {value!r}")
-        return number
-
-    def _widths(self, value: Any) -> tuple[int, ...]:
-        label = self.option
-        if isinstance(value, str) and value.strip().lower() in ("none", ""):
-            value = ()
-        if isinstance(value, str):  # "128,128", or "128:128" where commas separate values
-            try:
-                value = tuple(int(part) for part in value.replace(":", ",").split(","))
-            except ValueError:
-                raise ConfigError(f"{label} takes widths such as 128,128, got {value!r}") from None
-        if not isinstance(value, (list, tuple)) or not all(
-            isinstance(w, int) and not isinstance(w, bool) for w in value
-        ):
-            raise TttlabTypeError(f"{label} must be widths such as (128, 128), not {value!r}")
-        low, high = self.widths
-        fewest, most = self.layers
-        if not fewest <= len(value) <= most or not all(low <= w <= high for w in value):
-            raise ConfigError(f"{label} must be {self.range_text()}, got {value!r}")
-        return tuple(value)
-
-    def parse(self, text: str) -> Any:
-        """A value typed as text (``ttt sweep --set``, the command line), checked."""
-        text = text.strip()
-        if self.kind == "switch":
-            lowered = text.lower()
-            if lowered not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
-                raise ConfigError(f"{self.option} takes true or false, got {text!r}")
-            return lowered in ("true", "on", "yes", "1")
-        if self.kind in ("choice", "widths"):
-            return self.check(text)
-        try:
-            number = float(text.replace("_", ""))
-        except ValueError:
-            raise ConfigError(f"{self.option} takes numbers, got {text!r}") from None
-        return self.check(int(number) if self.kind == "integer" and number.is_integer() else number)
-
-    def argv(self, value: Any) -> list[str]:
-        """The command-line words that give ``value`` to ``ttt train``."""
-        value = self.check(value)
-        if self.kind == "switch":
-            return [self.option if value else "--no-" + self.option[2:]]
-        if self.kind == "widths":
-            return [self.option, _widths_text(value)]
-        return [self.option, str(value) if isinstance(value, str) else repr(value)]
-
-    def describe(self, learner: str) -> dict[str, Any]:
-        """The JSON the web lab builds its form from."""
-        default = self.default(learner)
-        return {
-            "name": self.name,
-            "option": self.option,
-            "kind": self.kind,
-            "help": self.help,
-            "default": list(default) if isinstance(default, tuple) else default,
-            "shown": self.shown,
-            "minimum": self.low,
-            "maximum": self.high,
-            "exclusive_minimum": self.low_open,
-            "choices": list(self.choices),
-        }
 
 
 def _each(names: tuple[str, ...], value: Any) -> dict[str, Any]:

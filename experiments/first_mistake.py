@@ -1,6 +1,8 @@
-"""Where a losing line first goes wrong: each of the agent's decisions on it, proved move by move.
+"""Result: docs/guides/networks.md, section '`ttt train alphazero`'.
 
-    .venv/bin/python benchmarks/first_mistake.py az55.npz --as O --moves 13,7,4,17,12,14,3,8,2,1,5
+Where a losing line first goes wrong: each of the agent's decisions on it, proved move by move.
+
+    .venv/bin/python experiments/first_mistake.py az55.npz --as O --moves 13,7,4,17,12,14,3,8,2,1,5
 
 ``--moves`` is the line as ``ttt eval --prove`` prints it to replay (``ttt play --moves``):
 1-based cells. At each position on the line where the agent (``--as``) is to move, every legal
@@ -26,7 +28,7 @@ from tttlab.io import load_agent_file
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[1])
     parser.add_argument("file", type=Path)
     parser.add_argument("--as", dest="side", choices=("X", "O"), required=True)
     parser.add_argument("--moves", required=True, help="1-based cells, comma-separated")

@@ -1,7 +1,9 @@
-"""Prove AlphaZero networks raw and with N simulations of play-time search, seat by seat.
+"""Result: docs/guides/networks.md, section '`ttt train alphazero`'.
 
-    .venv/bin/python benchmarks/search_ladder.py DIR/alphazero0.npz DIR/alphazero1.npz ...
-    .venv/bin/python benchmarks/search_ladder.py FILES --considered 16 --simulations 4,8,16
+Prove AlphaZero networks raw and with N simulations of play-time search, seat by seat.
+
+    .venv/bin/python experiments/search_ladder.py DIR/alphazero0.npz DIR/alphazero1.npz ...
+    .venv/bin/python experiments/search_ladder.py FILES --considered 16 --simulations 4,8,16
 
 For each file and each N (default: the raw network, then 1, 2, 4, …, 64), `ttt eval FILE:N
 --prove` in one process: the proved worst case of each seat, the plies of the shortest line
@@ -24,7 +26,7 @@ from tttlab.io import load_agent_file
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[1])
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--simulations", default="0,1,2,4,8,16,32,64", help="0: the raw network")
     parser.add_argument("--considered", type=int, default=None, help="fix the moves considered")

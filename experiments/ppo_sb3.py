@@ -1,7 +1,9 @@
-"""sb3-contrib's MaskablePPO on tttlab's Gymnasium environment, judged exactly as it learns.
+"""Result: docs/guides/check.md, section 'Judge your own agent'.
+
+sb3-contrib's MaskablePPO on tttlab's Gymnasium environment, judged exactly as it learns.
 
     .venv/bin/pip install torch==2.13.0 sb3-contrib   # CPU torch: 24 s, 0.9 GB here
-    .venv/bin/python benchmarks/ppo_sb3.py --plot docs/ppo_sb3.png
+    .venv/bin/python experiments/ppo_sb3.py --plot docs/ppo_sb3.png
 
 For each seat and seed, MaskablePPO (its defaults; the mask from the environment's
 ``action_masks()``) learns to play that seat against a uniformly random opponent. Every
@@ -64,7 +66,7 @@ def q_curve(seat: str, seed: int, games: int, every: int, folder: Path) -> list[
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[1])
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--steps", type=int, default=40_960)
     parser.add_argument("--every", type=int, default=4_096)

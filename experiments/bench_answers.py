@@ -1,6 +1,8 @@
-"""How many positions a second an agent answers in batches, as the judges ask it.
+"""Result: docs/guides/networks.md, section '`ttt train alphazero`'.
 
-    .venv/bin/python benchmarks/bench_answers.py az.npz --positions 65536
+How many positions a second an agent answers in batches, as the judges ask it.
+
+    .venv/bin/python experiments/bench_answers.py az.npz --positions 65536
 
 The positions are those of seeded random games on the agent's board (every position before
 the game's end, where the seat moves), asked in one batch with ``move_probability_rows``
@@ -36,7 +38,7 @@ def positions(geometry: Geometry, side: Player, count: int, seed: int) -> np.nda
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[1])
     parser.add_argument("agent", help="an agent file or name, as ttt eval takes it")
     parser.add_argument("--board", default=None, help="RxCkK (default: the agent's)")
     parser.add_argument("--as", dest="side", default="X", choices=("X", "O"))

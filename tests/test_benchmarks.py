@@ -1,0 +1,79 @@
+"""benchmarks/ holds only what backs a figure in the README or the docs: each script is named
+on the benchmarks page or in the README. experiments/ holds research runs: each says in the
+first line of its docstring which guide section holds its result, and that guide names it."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = sorted((ROOT / "benchmarks").glob("*.py"))
+EXPERIMENTS = sorted((ROOT / "experiments").glob("*.py"))
+#: An experiment's first docstring line.
+RESULT = re.compile(r"Result: (docs/[\w/.-]+\.md), section '(.+)'\.")
+
+
+def unnamed_benchmarks(scripts: list[Path], pages: list[str]) -> list[str]:
+    """The scripts whose file name none of ``pages`` mentions."""
+    return [script.name for script in scripts if not any(script.name in page for page in pages)]
+
+
+def result_problem(script: Path, root: Path = ROOT) -> str | None:
+    """What is wrong with ``script``'s result line, or None: the first line of its docstring
+    names a page under docs/ that exists, a heading of that page, and the page names the
+    script."""
+    docstring = ast.get_docstring(ast.parse(script.read_text())) or ""
+    match = RESULT.fullmatch(docstring.split("\n", 1)[0])
+    if match is None:
+        return f"{script.name}: the docstring does not start with {RESULT.pattern!r}"
+    page, section = root / match.group(1), match.group(2)
+    if not page.is_file():
+        return f"{script.name}: {match.group(1)} does not exist"
+    text = page.read_text()
+    if not re.search(rf"^#+ {re.escape(section)}$", text, flags=re.MULTILINE):
+        return f"{script.name}: {match.group(1)} has no section {section!r}"
+    if script.name not in text:
+        return f"{script.name}: {match.group(1)} does not name it"
+    return None
+
+
+def test_there_are_benchmarks_and_experiments() -> None:
+    assert len(BENCHMARKS) >= 10
+    assert len(EXPERIMENTS) >= 5
+    assert not {s.name for s in BENCHMARKS} & {s.name for s in EXPERIMENTS}
+
+
+def test_every_benchmark_is_named_on_the_benchmarks_page_or_in_the_readme() -> None:
+    pages = [(ROOT / "docs" / "benchmarks.md").read_text(), (ROOT / "README.md").read_text()]
+    assert unnamed_benchmarks(BENCHMARKS, pages) == []
+
+
+@pytest.mark.parametrize("script", EXPERIMENTS, ids=lambda path: path.name)
+def test_every_experiment_names_the_guide_section_that_holds_its_result(script: Path) -> None:
+    assert result_problem(script) is None
+
+
+def test_the_checks_catch_an_unnamed_script(tmp_path: Path) -> None:
+    """A script that no page names, or whose result line is missing or points nowhere."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").write_text("# Guide\n\n## Speed\n\n`old.py` ran here.\n")
+    new = tmp_path / "new.py"
+    new.write_text('"""A new benchmark."""\n')
+    assert unnamed_benchmarks([new], ["`old.py` ran here"]) == ["new.py"]
+    assert unnamed_benchmarks([new], ["`new.py` ran here"]) == []
+    problems = {
+        '"""A result nowhere."""': "does not start with",
+        '"""Result: docs/gone.md, section \'Speed\'."""': "docs/gone.md does not exist",
+        '"""Result: docs/guide.md, section \'Size\'."""': "has no section 'Size'",
+        '"""Result: docs/guide.md, section \'Speed\'."""': "does not name it",
+    }
+    for docstring, problem in problems.items():
+        new.write_text(docstring + "\n")
+        assert problem in (result_problem(new, tmp_path) or ""), docstring
+    old = tmp_path / "old.py"
+    old.write_text('"""Result: docs/guide.md, section \'Speed\'.\n\nAn old run.\n"""\n')
+    assert result_problem(old, tmp_path) is None
