@@ -22,12 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from tttlab.errors import TttlabError
-from tttlab.game import Position
-from tttlab.render import board_text
 from tttlab.usercode import box
-from tttlab.usercode.cases import ExerciseTruth, exercise_truth
-from tttlab.usercode.exercises import EXERCISES, Case, Exercise, Plan
-from tttlab.usercode.exercises.base import grid
+from tttlab.usercode.cases import exercise_truth
+from tttlab.usercode.exercises import EXERCISES, Plan
 from tttlab.usercode.names import (
     detect,
     minimax_files,
@@ -39,147 +36,11 @@ from tttlab.usercode.names import (
     suggestions,
     where,
 )
-from tttlab.usercode.protocol import describe
-from tttlab.usercode.report import CheckReport, Example, FunctionCheck
-from tttlab.usercode.sandbox import Job, RawRun, run_job
+from tttlab.usercode.report import CheckReport
+from tttlab.usercode.sandbox import Job, run_job
+from tttlab.usercode.verdict import grade
 
 __all__ = ["EXERCISES", "ISOLATION", "check_cs50", "check_path"]
-
-
-def _example(
-    exercise: Exercise, function: str, case: Case, outcome: list[Any], truth: ExerciseTruth
-) -> Example:
-    expected = exercise.expected(function, case, truth)
-    got = exercise.got(function, outcome, case, truth)
-    whole = function in ("initial_state", "get_state_hash_and_winner") or function.startswith(
-        "initialV"
-    )
-    return Example(
-        board="" if whole else grid(case.board),
-        call=exercise.call(function, case),
-        expected=expected,
-        got=got,
-        repro=exercise.repro(function, case, expected, got),
-        drawing="" if whole else board_text(Position.from_string(case.board), numbers=False),
-    )
-
-
-def _grade(
-    exercise: Exercise, function: str, cases: list[Case], raw: RawRun, truth: ExerciseTruth
-) -> FunctionCheck:
-    outcomes = raw.results.get(function, [])
-    checked = min(len(outcomes), len(cases))
-    wrong = 0
-    first: tuple[Case, list[Any]] | None = None
-    for case, outcome in zip(cases, outcomes, strict=False):
-        if outcome[0] == "v" and not exercise.well_formed(function, outcome[1]):
-            # no value the box's worker writes: something in the submission wrote on its pipe
-            outcome = ["b", "a value in no form the grader's worker writes"]
-        if not exercise.right(function, case, outcome, truth):
-            wrong += 1
-            if first is None or case.rank < first[0].rank:
-                first = (case, outcome)
-    done = cases[:checked]
-    extra: dict[str, Any] = {}
-    if any(c.invalid for c in cases):
-        extra = {"invalid_checked": sum(c.invalid for c in done)}
-    example = None if first is None else _example(exercise, function, *first, truth)
-    return FunctionCheck(
-        name=function,
-        ok=wrong == 0 and checked == len(cases),
-        checked=sum(exercise.counted(function, c) for c in done),
-        planned=sum(exercise.counted(function, c) for c in cases),
-        wrong=wrong,
-        example=example,
-        extra=extra,
-    )
-
-
-def _import_problem(raw: RawRun, limit: float) -> str | None:
-    if raw.imported is None:
-        return None
-    return describe(raw.imported, import_seconds=limit)
-
-
-def _last_line(raw: RawRun) -> str:
-    return raw.stderr.splitlines()[-1] if raw.stderr else f"exit code {raw.returncode}"
-
-
-def _failure(raw: RawRun) -> str | None:
-    """The grader's own failure, in its own words (never the student's), or None."""
-    if raw.channel is not None:
-        return f"internal error in ttt check: the box's channel could not be read ({raw.channel})"
-    if raw.broken is not None:
-        return f"{raw.broken} ({_last_line(raw)})" if raw.stderr else raw.broken
-    if raw.imported is None and not raw.timed_out:
-        return f"the box did not start: {_last_line(raw)}"
-    return None
-
-
-_COST = {
-    "t": "did not return within {limit:g} s on {board}",
-    "k": "the process ended in {function} on {board} ({how})",
-    "b": "{function} gave no answer the grader can read on {board} ({how})",
-}
-
-
-def _problems(raw: RawRun, job: Job, calls: Plan) -> list[str]:
-    problems: list[str] = []
-    if raw.imported is None:  # only the time limit stops the box before the import's mark
-        return [
-            f"could not be run: it did not finish importing within {job.time_limit:g} s "
-            "(a loop, or a game started, at import?)"
-        ]
-    trouble = _import_problem(raw, job.import_seconds)
-    if trouble:
-        return [trouble]
-    if raw.missing:
-        problems.append(
-            f"does not define: {', '.join(n.replace('|', ' or ') for n in raw.missing)}"
-        )
-    if raw.constants:
-        problems.append(f"X, O and EMPTY cannot be compared: {raw.constants}")
-        return problems
-    for function, outcomes in raw.results.items():
-        last = outcomes[-1] if outcomes else ["v"]
-        if last[0] in _COST:
-            board = grid(calls.cases[function][len(outcomes) - 1].board)
-            how = str(last[1]) if last[0] != "t" else ""
-            if last[:2] == ["k", "killed by SIGKILL"]:
-                how = f"killed; over the memory limit of {job.memory_mb} MB?"
-            text = _COST[last[0]].format(
-                limit=job.call_seconds, board=board, function=function, how=how
-            )
-            problems.append(
-                f"{function} {text}; its later boards were skipped"
-                if last[0] == "t"
-                else f"{text}; its later boards were skipped"
-            )
-    if raw.stopped:
-        problems.append(f"the later checks were not run: {raw.stopped}")
-    running = next((f for f in calls.cases if f in raw.results and f not in raw.finished), None)
-    if running is not None:
-        done = len(raw.results[running])
-        cases = calls.cases[running]
-        where = f" on {grid(cases[done].board)}" if done < len(cases) else ""
-        if running not in job.unlimited:
-            # answers to quick calls reach us up to 20 ms late: it stopped there or later
-            where = where.replace(" on ", " at or after ")
-        if raw.timed_out:
-            problems.append(f"stopped at the time limit ({job.time_limit:g} s) in {running}{where}")
-        else:
-            problems.append(
-                f"the box ended in {running}{where} before its caller finished "
-                f"(something in the box ended it: {_last_line(raw)})"
-            )
-    elif raw.timed_out:
-        problems.append(f"stopped at the time limit ({job.time_limit:g} s)")
-    elif not raw.done:
-        problems.append(
-            f"the box ended before its caller finished (something in the box ended it: "
-            f"{_last_line(raw)})"
-        )
-    return problems
 
 
 #: What ``isolation`` may ask: a box where one can be made, a box or nothing, no box.
@@ -346,86 +207,6 @@ def _nothing(path: Path, problem: str, isolation: str, status: str) -> CheckRepo
         problems=(problem,),
         status=status,
         isolation=isolation,
-    )
-
-
-def grade(
-    path: Path, raw: RawRun, job: Job, calls: Plan, truth: ExerciseTruth, spec: Exercise
-) -> CheckReport:
-    """The report for what the box sent back: ``pass``, ``fail`` (a wrong answer, or the
-    module failed), ``incomplete`` (the time limit came first, and every answer given was
-    right) or ``error`` (the grader failed: the box did not start, or what came back cannot
-    be believed; never the student's doing)."""
-    graded = job.files if job.load != "import" else (job.module,)
-    failure = _failure(raw)
-    if failure is None:
-        return _believed(path, raw, job, calls, truth, spec, graded)
-    return CheckReport(
-        file=str(path),
-        exercise=spec.key,
-        isolation=raw.isolation,
-        checks={},
-        coverage=0.0,
-        problems=(f"could not be graded: {failure}",),
-        seconds=raw.seconds,
-        status="error",
-        graded=graded,
-    )
-
-
-def _believed(
-    path: Path,
-    raw: RawRun,
-    job: Job,
-    calls: Plan,
-    truth: ExerciseTruth,
-    spec: Exercise,
-    graded: tuple[str, ...],
-) -> CheckReport:
-    problems = _problems(raw, job, calls)
-    checks = {f: _grade(spec, f, c, raw, truth) for f, c in calls.cases.items()}
-    planned = sum(len(c) for c in calls.cases.values())
-    done = sum(min(len(raw.results.get(f, [])), len(c)) for f, c in calls.cases.items())
-    timed = raw.results.get("minimax", [])
-    empty_seconds = None
-    if timed and len(timed) == len(calls.cases.get("minimax", ())) and timed[-1][0] == "v":
-        empty_seconds = timed[-1][-1]
-    notes = []
-    if raw.skipped:
-        notes.append(
-            "loaded definitions only; top-level code not run: "
-            + ", ".join(raw.skipped[:6])
-            + (f" and {len(raw.skipped) - 6} more" if len(raw.skipped) > 6 else "")
-        )
-    if raw.stubbed:
-        notes.append(
-            f"not installed, stood in by stubs: {', '.join(raw.stubbed)} "
-            "(a call that uses one fails with that call's error)"
-        )
-    if raw.printed:
-        first = f"; the first: {raw.first_print!r}" if raw.first_print else ""
-        notes.append(f"prints while being graded ({raw.printed:,} times{first})")
-    coverage = done / max(planned, 1)
-    wrong = any(c.wrong for c in checks.values())
-    out_of_time = [p for p in problems if p.startswith("stopped at the time limit")]
-    if not problems and not wrong and coverage == 1.0 and all(c.ok for c in checks.values()):
-        status = "pass"
-    elif raw.timed_out and not wrong and problems == out_of_time:
-        status = "incomplete"
-    else:
-        status = "fail"
-    return CheckReport(
-        file=str(path),
-        exercise=spec.key,
-        isolation=raw.isolation,
-        checks=checks,
-        coverage=coverage,
-        minimax_seconds_empty_board=empty_seconds,
-        problems=tuple(problems),
-        notes=tuple(notes),
-        seconds=raw.seconds,
-        status=status,
-        graded=graded,
     )
 
 
