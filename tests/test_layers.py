@@ -88,3 +88,78 @@ def test_no_function_of_the_api_shares_a_name_with_a_subpackage() -> None:
     }
     assert {"train", "evaluate", "solve", "mdp", "check"} <= functions
     assert not functions & set(LAYER)
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(SRC.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _runtime_imports(path: Path) -> set[str]:
+    """Every module the file imports when it runs: at the top or inside a function (an
+    import deferred into a function still needs the other module), not under ``if
+    TYPE_CHECKING:``, which never runs. ``from M import N`` names M and M.N (N may be a
+    module); relative imports are resolved."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING"):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            module = ".".join(base) if node.level else ""
+            module = ".".join(p for p in (module, node.module or "") if p)
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text()))
+    return found
+
+
+def _cycle(edges: dict[str, set[str]]) -> list[str]:
+    """One cycle of the graph, as the path round it (its first module again at the end),
+    or an empty list when there is none."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def walk(node: str) -> list[str]:
+        path.append(node)
+        for after in sorted(edges[node]):
+            if after in path:
+                return [*path[path.index(after) :], after]
+            if after not in done and (found := walk(after)):
+                return found
+        path.pop()
+        done.add(node)
+        return []
+
+    for node in sorted(edges):
+        if node not in done and (found := walk(node)):
+            return found
+    return []
+
+
+@pytest.mark.parametrize("package", [p for p in PACKAGES if (SRC / p).is_dir()])
+def test_the_modules_of_a_package_import_each_other_without_a_cycle(package: str) -> None:
+    """Within each package too the imports go one way (api: checks, display, results,
+    judging, agents, calls). A module's import of its own package (the package's
+    ``__init__``, which gathers its names) is left out."""
+    modules = {_module_name(path): path for path in (SRC / package).rglob("*.py")}
+    edges = {
+        name: {
+            other
+            for other in _runtime_imports(path) & modules.keys()
+            if other != name and not name.startswith(f"{other}.")
+        }
+        for name, path in modules.items()
+    }
+    cycle = _cycle(edges)
+    assert not cycle, " -> ".join(cycle)

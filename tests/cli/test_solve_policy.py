@@ -104,6 +104,13 @@ def test_policy_of_minimax_matches_perfect() -> None:
         (["solve", "--board", "9x9"], "cells"),
         (["solve", "--board", "5x5", "--k", "4", "--engine", "table"], "positions"),
         (["solve", "--board", "5x5", "--k", "4", "--positions"], "positions"),
+        (["solve", "--memory", "64"], "only work with the proof search"),
+        (["solve", "--board", "4x4", "--k", "4", "--memory", "8"], "'--memory'"),
+        (["solve", "--board", "4x4", "--k", "4", "--time-limit", "0"], "'--time-limit'"),
+        (
+            ["solve", "--board", "7x4", "--k", "4", "--time-limit", "0.3"],
+            "7x4k4 was not proved within the time limit of 0.3 s",
+        ),
         (["policy"], "Missing argument"),
         (["policy", "nobody"], "unknown agent"),
         (["nosuchcommand"], "No such command"),

@@ -1,4 +1,6 @@
-"""The compiled proof search: known values of bigger boards, and agreement with the table."""
+"""The compiled proof search through its entry point, ``prove``: known values of bigger
+boards, agreement with the table, a shared table, and how a search stops (the compiled
+kernel's pairing bound: tests/solvers/test_kernel.py)."""
 
 from __future__ import annotations
 
@@ -16,11 +18,8 @@ from tttlab.solvers.bitboard import (
     ProofTable,
     SearchStopped,
     SearchTooLarge,
-    _tables,
     prove,
 )
-from tttlab.solvers.certificate import pairing
-from tttlab.solvers.kernel import holds_by_pairing
 
 # Published values (Uiterwijk and van den Herik 2000; FACTS.md): 4,4,4, m,4,4 for m <= 8
 # and 5,5,4 are draws, 6,5,4 is a first-player win. The rest are small enough to have
@@ -38,9 +37,6 @@ KNOWN = [
     ("6x5k4", 1),
     ("5x6k4", 1),
 ]
-#: Published values that only the pairing bounds make quick (benchmarks/mnk_table.py: 8,4,4
-#: in 10 s, was 202 s; 6,5,5 in 40 nodes, was 1.08 billion; 6,6,5 in 4,787, unproved before).
-PAIRED = [("7x4k4", 0), ("6x6k4", 1), ("7x5k4", 1), ("5x5k5", 0), ("6x5k5", 0), ("6x6k5", 0)]
 
 
 @pytest.mark.parametrize(("board", "value"), KNOWN)
@@ -48,11 +44,6 @@ def test_known_values_with_and_without_pairings(board: str, value: int) -> None:
     g = Geometry.parse(board)
     assert prove(Position.initial(g), table_bits=22).value == value
     assert prove(Position.initial(g), table_bits=22, pairings=False).value == value
-
-
-@pytest.mark.parametrize(("board", "value"), PAIRED)
-def test_known_values_that_pairings_make_quick(board: str, value: int) -> None:
-    assert prove(Position.initial(Geometry.parse(board)), table_bits=22).value == value
 
 
 def test_a_win_comes_with_a_winning_first_move() -> None:
@@ -162,29 +153,3 @@ def test_a_ctrl_c_stops_the_search_at_once_and_forgets_its_half_work() -> None:
         signal.signal(signal.SIGINT, previous)
     assert shared.entries == 0
     assert not shared.rows[:, 2].any()  # every slot empty
-
-
-@pytest.mark.parametrize("board", ["4x4k4", "5x5k5", "5x4k4"])
-def test_the_kernels_pairings_are_pairings_the_certificates_finder_finds(board: str) -> None:
-    """The compiled pairing test (a bound in the search) against the certificate builder's
-    own finder in Python, on random positions: whatever the kernel finds exists, and on the
-    boards' open positions both find some."""
-    geometry = Geometry.parse(board)
-    t = _tables(geometry)
-    scratch = np.zeros((3, len(t.lines)), dtype=np.int64)
-    rng = np.random.default_rng(3)
-    found = 0
-    for _ in range(300):
-        position = Position.initial(geometry)
-        for _ in range(int(rng.integers(0, geometry.cells // 2))):
-            if position.is_terminal:
-                break
-            position = position.apply(int(rng.choice(position.legal_moves)))
-        if position.is_terminal:
-            continue
-        x, o = position.bitboards
-        for attacker, defender, mark in ((x, o, 2), (o, x, 1)):
-            if holds_by_pairing(attacker, defender, t.lines, t.full, scratch):
-                found += 1
-                assert pairing(position, mark, effort=1_000_000) is not None, position
-    assert found > 20  # the test reaches positions with pairings

@@ -17,6 +17,8 @@ The modules: :mod:`~tttlab.api.calls` (the functions), :mod:`~tttlab.api.judging
 judges: :func:`evaluate` and :func:`check`), :mod:`~tttlab.api.agents` (what
 :func:`load` and :func:`train` return), :mod:`~tttlab.api.results` (the typed results),
 :mod:`~tttlab.api.checks` (argument checks), :mod:`~tttlab.api.display` (notebook HTML).
+When it runs, each imports only those before it in the order checks, display, results,
+judging, agents, calls (tests/test_layers.py; type hints may look ahead).
 """
 
 from tttlab.api.agents import BuiltinAgent, LoadedAgent, TrainedAgent, TrainedNetwork, load

@@ -19,15 +19,15 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
-from tttlab.agents import Agent, BuiltinAgent, make_agent
+from tttlab.agents import BuiltinAgent, make_agent
 from tttlab.agents.learned import LearnedAgent
 from tttlab.agents.network import NetworkAgent
-from tttlab.api.checks import geometry_of
+from tttlab.api.checks import as_agent, geometry_of
+from tttlab.api.judging import evaluate
 from tttlab.errors import TttlabTypeError
 from tttlab.evaluation.curves import routine_judging
 from tttlab.game import DEFAULT, Geometry
-from tttlab.io import check_board, file_agent, is_builtin, resolve_agent, save_agent
-from tttlab.unboxed import user_agent
+from tttlab.io import file_agent, is_builtin, save_agent
 
 if TYPE_CHECKING:
     from tttlab.api.results import Curve, Evaluation
@@ -64,8 +64,6 @@ class _Trained:
         """The exact evaluation, as ``ttt eval`` (computed once)."""
         cached: Evaluation | None = self.__dict__.get("_evaluation")
         if cached is None:
-            from tttlab.api.judging import evaluate
-
             agent: Any = self
             cached = evaluate(agent)
             self.__dict__["_evaluation"] = cached
@@ -148,37 +146,3 @@ def load(agent: str | Path, board: Geometry | str | None = None) -> LoadedAgent:
     if is_builtin(spec):
         return make_agent(spec, geometry or DEFAULT)
     return trained(file_agent(spec, geometry))
-
-
-def _ours(agent: Any) -> bool:
-    """An agent of tttlab's own classes (believed about itself; anyone else's object is
-    asked like user code)."""
-    return hasattr(agent, "select_move") and type(agent).__module__.startswith("tttlab.")
-
-
-def as_agent(
-    agent: Agent | str | Path | Any, geometry: Geometry | None, convention: str | None = None
-) -> tuple[Agent, Geometry]:
-    """An agent object (names, paths and user code loaded), and the board it plays.
-
-    Besides tttlab's agents, names and files, ``agent`` may be user code: a
-    ``"file.py:NAME"`` or ``"package.module:NAME"`` string, a function or a model, under a
-    ``convention`` of :mod:`tttlab.unboxed.adapters` (detected when None)."""
-    if isinstance(agent, (str, Path)):  # the one dispatch: built-in, file or user code
-        loaded: Agent = resolve_agent(str(agent), geometry, convention=convention)
-        if isinstance(loaded, (LearnedAgent, NetworkAgent)):
-            loaded = trained(loaded)
-    elif _ours(agent) and convention in (None, "agent"):
-        loaded = agent
-    elif callable(agent) or any(
-        callable(getattr(agent, a, None)) for a in ("predict", "select_move", "take_action")
-    ):
-        loaded = user_agent(agent, geometry or DEFAULT, convention)
-    else:
-        raise TttlabTypeError(f"not an agent, an agent name, a path or a policy: {agent!r}")
-    own = getattr(loaded, "geometry", None)
-    if geometry is None:
-        geometry = own if isinstance(own, Geometry) else DEFAULT
-    elif isinstance(own, Geometry):
-        check_board(own, getattr(loaded, "name", "agent"), geometry)
-    return loaded, geometry

@@ -12,8 +12,8 @@ import numpy as np
 from tttlab.agents import Agent
 from tttlab.agents.base import policy_matrix
 from tttlab.agents.network import NetworkAgent
-from tttlab.api.agents import TrainedAgent, TrainedNetwork, as_agent, load, trained
-from tttlab.api.checks import geometry_of, seat_of, space_within, whole
+from tttlab.api.agents import TrainedAgent, TrainedNetwork, load, trained
+from tttlab.api.checks import as_agent, geometry_of, seat_of, space_within, whole
 from tttlab.api.results import ArenaResult, Curve, MDPResult, SolveResult
 from tttlab.errors import ConfigError, TttlabError, TttlabTypeError
 from tttlab.evaluation import round_robin
@@ -222,7 +222,7 @@ def mdp(
     tol: float = 1e-12,
 ) -> MDPResult:
     """Build and solve the game for ``seat`` against a fixed ``opponent`` as an MDP, by value
-    iteration (``"vi"``) or policy iteration (``"pi"``). ``ttt solve --mdp``.
+    iteration (``"vi"``) or policy iteration (``"pi"``). ``ttt mdp``.
 
     Examples:
         >>> import tttlab
@@ -272,6 +272,7 @@ def mdp(
         seconds=round(time.perf_counter() - started, 3),
         mdp=built,
         solution=solution,
+        agent_type=TrainedAgent,
     )
 
 

@@ -10,8 +10,7 @@ from typing import Any, Literal, overload
 
 from tttlab.agents import Agent
 from tttlab.agents.base import is_deterministic
-from tttlab.api.agents import as_agent
-from tttlab.api.checks import geometry_of, seat_of, space_within
+from tttlab.api.checks import as_agent, geometry_of, seat_of, space_within
 from tttlab.api.results import Evaluation, Proof
 from tttlab.errors import AgentError, NotDeterministic, TttlabError
 from tttlab.evaluation import (

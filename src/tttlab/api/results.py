@@ -219,7 +219,7 @@ class ArenaResult:
 @dataclass(frozen=True, eq=False)
 class MDPResult:
     """The game against a fixed opponent as a solved MDP: ``P`` (one sparse matrix per
-    action), ``R``, the values and the policy; ``to_dict()`` is ``ttt solve --mdp --json``.
+    action), ``R``, the values and the policy; ``to_dict()`` is ``ttt mdp --json``.
 
     Examples:
         >>> import tttlab
@@ -244,6 +244,9 @@ class MDPResult:
     seconds: float
     mdp: MDP = field(repr=False)
     solution: MDPSolution = field(repr=False)
+    #: What :meth:`agent` makes of the policy, the API's table agent: given by
+    #: :func:`tttlab.mdp`, so that the results need not import the agents.
+    agent_type: type[TrainedAgent] = field(repr=False)
 
     @property
     def P(self) -> Any:  # noqa: N802 - the textbook name
@@ -254,16 +257,16 @@ class MDPResult:
         return self.mdp.R
 
     def agent(self) -> TrainedAgent:
-        """The optimal policy as an agent (``ttt solve --mdp --out``)."""
-        from tttlab.api.agents import TrainedAgent
+        """The optimal policy as an agent (``ttt mdp --out``)."""
         from tttlab.planning import mdp_agent
 
         keys = ("method", "gamma", "rewards", "seat", "opponent", "soft_constraint")
         header = {key: getattr(self, key) for key in keys}
-        return TrainedAgent.wrap(mdp_agent(self.mdp, self.solution, {"hyperparameters": header}))
+        policy = mdp_agent(self.mdp, self.solution, {"hyperparameters": header})
+        return self.agent_type.wrap(policy)
 
     def to_dict(self) -> dict[str, Any]:
-        """Exactly the JSON of ``ttt solve --mdp --json``."""
+        """Exactly the JSON of ``ttt mdp --json``."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.repr}
 
     def _repr_html_(self) -> str:

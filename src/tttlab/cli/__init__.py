@@ -14,6 +14,7 @@ from tttlab.cli.arena_cmd import arena_command
 from tttlab.cli.check_cmd import check_command
 from tttlab.cli.demo_cmd import demo_command
 from tttlab.cli.eval_cmd import eval_command
+from tttlab.cli.mdp_cmd import mdp_command
 from tttlab.cli.play_cmd import play_command
 from tttlab.cli.policy_cmd import policy_command
 from tttlab.cli.serve_cmd import serve_command
@@ -50,9 +51,13 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "solve": (
         "ttt solve",
         "ttt solve --board 4x4 --k 4 --json",
-        "ttt solve --mdp --as O --method pi --json",
-        "ttt solve --mdp --as O --explain",
         "ttt solve --board 6x5 --k 4 --certificate 654.json",
+    ),
+    "mdp": (
+        "ttt mdp --json",
+        "ttt mdp --as O --method pi --json",
+        "ttt mdp --as O --explain",
+        "ttt mdp --opponent perfect --gamma 0.9 --out mdp.npz",
     ),
     "verify": ("ttt verify 654.json", "ttt verify 654.json --json"),
     "train": (
@@ -86,6 +91,7 @@ for command in (
     play_command,
     policy_command,
     solve_command,
+    mdp_command,
     verify_command,
     train_command,
     sweep_command,

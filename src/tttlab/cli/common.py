@@ -91,7 +91,7 @@ def geometry_from(board: Geometry | None, k: int | None, *, search: bool = False
     return board
 
 
-def side_option(help: str, default: str | None = None) -> Callable[[F], F]:
+def side_option(help: str, default: str | None = None, hidden: bool = False) -> Callable[[F], F]:
     """``--as X|O`` (either case), into a ``side`` argument."""
     return click.option(
         "--as",
@@ -99,6 +99,7 @@ def side_option(help: str, default: str | None = None) -> Callable[[F], F]:
         type=click.Choice(["X", "O", "x", "o"]),
         default=default,
         show_default=default is not None,
+        hidden=hidden,
         help=help,
     )
 

@@ -1,4 +1,5 @@
-"""``ttt solve``: the exact value of a board, with counts of its positions and games."""
+"""``ttt solve``: the exact value of a board, with counts of its positions and games (the MDP
+against a fixed opponent is ``ttt mdp``)."""
 
 from __future__ import annotations
 
@@ -18,16 +19,10 @@ from tttlab.cli.common import (
     json_option,
     out,
     print_json,
-    side_option,
     writable_target,
 )
-from tttlab.cli.loading import load_agents
-from tttlab.game import (
-    Geometry,
-    Player,
-    Position,
-    check_enumerable,
-)
+from tttlab.cli.mdp_cmd import mdp_options, solve_mdp
+from tttlab.game import Geometry, Position, check_enumerable
 from tttlab.render import board_text
 from tttlab.solvers.bitboard import SearchTooLarge
 from tttlab.solvers.certificate import build_certificate, write_certificate
@@ -77,53 +72,27 @@ def solve_summary(geometry: Geometry) -> dict[str, Any]:
     return api.solve(geometry, "table").to_dict()
 
 
+def _moved(ctx: click.Context, param: click.Parameter, mdp: bool) -> bool:
+    """``--mdp`` says first, on stderr, that the MDP has a command of its own now."""
+    if mdp and not ctx.resilient_parsing:
+        click.echo(
+            "ttt: warning: ttt solve --mdp moved to ttt mdp; this form goes in the next release",
+            err=True,
+        )
+    return mdp
+
+
 @click.command("solve")
 @board_options
 @json_option
-@click.option("--mdp", is_flag=True, help="Solve the game against a fixed opponent as an MDP.")
-@side_option("MDP: the deciding seat (default X).")
-@click.option("--opponent", default=None, help="MDP: the fixed opponent (default random).")
-@click.option(
-    "--method",
-    type=click.Choice(["vi", "pi"]),
-    default=None,
-    help="MDP: value iteration or policy iteration (default vi).",
-)
-@click.option(
-    "--gamma",
-    type=FiniteFloat(0.0, 1.0, min_open=True),
-    default=None,
-    help="MDP: discount (default 1, the undiscounted game).",
-)
-@click.option(
-    "--rewards",
-    type=click.Choice(["standard", "time-greedy"]),
-    default=None,
-    help="MDP: +1/-1/0 (standard) or the seed's -1 per move, +10 for a win.",
-)
-@click.option(
-    "--soft-constraint",
-    is_flag=True,
-    help="MDP: illegal actions loop with reward -10 instead of being masked.",
-)
-@click.option(
-    "--tol",
-    type=FiniteFloat(0.0, min_open=True),
-    default=None,
-    help="MDP: value iteration stops when no value changes by this much.",
-)
-@file_option("--out", "out_path", "MDP: write the solved policy as an agent file.")
-@file_option("--export-dense", "dense_path", "MDP: write dense P (S x S x A) and R to an .npz.")
-@file_option("--export", "sparse_path", "MDP: write sparse P (CSR per action) and R to an .npz.")
-@click.option("--explain", is_flag=True, help="MDP: show the MDP for a person.")
 @click.option(
     "--engine",
     "solve_method",
     type=click.Choice(["auto", "table", "search"]),
     default="auto",
     show_default=True,
-    help="Without --mdp: the full table (every position, with counts) or the compiled proof "
-    "search; auto picks the table up to 1 million candidate positions.",
+    help="The full table (every position, with counts) or the compiled proof search; auto "
+    "picks the table up to 1 million candidate positions.",
 )
 @click.option(
     "--positions",
@@ -148,85 +117,38 @@ def solve_summary(geometry: Geometry) -> dict[str, Any]:
     default=None,
     help=f"Proof search: MiB for its transposition table [default: {DEFAULT_MEMORY_MB}].",
 )
+# ``ttt solve --mdp`` until the next release: ``ttt mdp`` with its options, none listed here.
+@click.option("--mdp", is_flag=True, hidden=True, is_eager=True, callback=_moved)
+@mdp_options(hidden=True)
 def solve_command(
     board: Geometry | None,
     k: int | None,
     as_json: bool,
-    mdp: bool = False,
-    side: str | None = None,
-    opponent: str | None = None,
-    method: str | None = None,
-    gamma: float | None = None,
-    rewards: str | None = None,
-    soft_constraint: bool = False,
-    tol: float | None = None,
-    out_path: Path | None = None,
-    dense_path: Path | None = None,
-    sparse_path: Path | None = None,
-    explain: bool = False,
     solve_method: str = "auto",
     positions: bool = False,
     time_limit: float | None = None,
     memory_mb: int | None = None,
     certificate_path: Path | None = None,
+    mdp: bool = False,
+    **mdp_args: Any,
 ) -> None:
-    """Solve a board exactly (value, positions, games), or with --mdp the game against a
-    fixed opponent as a Markov decision process."""
-    mdp_only = {
-        "--as": side,
-        "--opponent": opponent,
-        "--method": method,
-        "--gamma": gamma,
-        "--rewards": rewards,
-        "--tol": tol,
-        "--out": out_path,
-        "--export-dense": dense_path,
-        "--export": sparse_path,
-    }
+    """Solve a board exactly (value, positions, games): by the full table, or by compiled
+    proof search on boards too big for one."""
     search_only = {
         "--time-limit": time_limit,
         "--memory": memory_mb,
         "--certificate": certificate_path,
     }
-    if not mdp:
-        given = [name for name, v in mdp_only.items() if v is not None]
-        given += [
-            n for n, f in (("--soft-constraint", soft_constraint), ("--explain", explain)) if f
-        ]
-        if given:
-            raise click.UsageError(f"{', '.join(given)} only work with --mdp")
-    elif any(v is not None for v in search_only.values()):
-        given = [name for name, v in search_only.items() if v is not None]
-        raise click.UsageError(f"{', '.join(given)} only work without --mdp")
-    else:
-        for path, option in (
-            (out_path, "'--out'"),
-            (dense_path, "'--export-dense'"),
-            (sparse_path, "'--export'"),
-        ):
-            if path is not None:
-                writable_target(path, option)
-        from tttlab.cli.mdp_cmd import run_mdp  # scipy.sparse.linalg only when needed
-
-        spec = opponent or "random"
-        geometry, (fixed,) = load_agents([spec], board, k)
-        run_mdp(
-            geometry,
-            Player.parse(side or "X"),
-            fixed,
-            spec,
-            method or "vi",
-            1.0 if gamma is None else gamma,
-            rewards or "standard",  # type: ignore[arg-type]
-            soft_constraint,
-            tol or 1e-12,
-            as_json,
-            out_path,
-            dense_path,
-            sparse_path,
-            explain,
-        )
+    if mdp:
+        if any(v is not None for v in search_only.values()):
+            given = [name for name, v in search_only.items() if v is not None]
+            raise click.UsageError(f"{', '.join(given)} only work without --mdp")
+        solve_mdp(board, k, as_json, **mdp_args)
         return
+    params = click.get_current_context().command.params
+    given = [p.opts[0] for p in params if mdp_args.get(p.name or "")]
+    if given:
+        raise click.UsageError(f"{', '.join(given)} only work with ttt mdp")
     geometry = geometry_from(board, k, search=True)
     use_table = positions or api.uses_table(geometry, solve_method)
     if use_table and any(v is not None for v in search_only.values()):

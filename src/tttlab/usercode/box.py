@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from tttlab.errors import TttlabError
 from tttlab.limits import BOX_COPY_BYTES, BOX_WRITABLE_BYTES
 
 __all__ = [
@@ -57,7 +58,7 @@ BOX = Path("/box")
 NOBODY = 65534
 
 
-class TooLarge(ValueError):
+class TooLarge(TttlabError):
     """A submission larger than a box takes (:data:`~tttlab.limits.BOX_COPY_BYTES`)."""
 
 
