@@ -32,6 +32,7 @@ from tttlab.cli.common import (
     json_option,
     out,
     print_json,
+    shown_option,
     writable_target,
 )
 from tttlab.errors import TttlabError
@@ -135,26 +136,23 @@ def _nothing_in(path: Path) -> bool:
     required=True,
     type=click.Path(exists=True, path_type=Path),
 )
-@click.option(
+@shown_option(
     "--time-limit",
-    type=FiniteFloat(1, 3600),
-    default=120.0,
-    show_default=True,
-    help="Seconds for each file; what was checked by then is reported as coverage.",
+    FiniteFloat(1, 3600),
+    120.0,
+    "Seconds for each file; what was checked by then is reported as coverage.",
 )
-@click.option(
+@shown_option(
     "--call-limit",
-    type=FiniteFloat(0.1, 600),
-    default=5.0,
-    show_default=True,
-    help="Seconds for one call of any function but minimax (an infinite loop stops there).",
+    FiniteFloat(0.1, 600),
+    5.0,
+    "Seconds for one call of any function but minimax (an infinite loop stops there).",
 )
-@click.option(
+@shown_option(
     "--memory-limit",
-    type=click.IntRange(128, 65536),
-    default=1024,
-    show_default=True,
-    help="Megabytes of memory for the student's process.",
+    click.IntRange(128, 65536),
+    1024,
+    "Megabytes of memory for the student's processes in the box.",
 )
 @click.option(
     "--exercise",

@@ -123,6 +123,14 @@ def seed_option(func: F) -> F:
     )(func)
 
 
+def shown_option(
+    name: str, kind: click.ParamType[Any], default: Any, help: str
+) -> Callable[[F], F]:
+    """An option whose type bounds it (``FiniteFloat``, ``click.IntRange``) and whose
+    default ``--help`` shows."""
+    return click.option(name, type=kind, default=default, show_default=True, help=help)
+
+
 def json_option(func: F) -> F:
     return click.option(
         "--json", "as_json", is_flag=True, help="Print JSON (fields: the JSON output reference)."

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from tttlab.cli.common import CommandError, err
+from tttlab.cli.common import CommandError, err, shown_option
 from tttlab.limits import SERVER_TRAINING_EPISODES
 
 
@@ -43,19 +43,17 @@ def default_agents_dir() -> Path:
     help="Training jobs that may run at once (default 1; 0 turns training off; "
     "--workers above 1 turns it off, as jobs live in the process that started them).",
 )
-@click.option(
+@shown_option(
     "--max-episodes",
-    type=click.IntRange(min=1),
-    default=SERVER_TRAINING_EPISODES,
-    show_default=True,
-    help="Episodes one training job may ask for.",
+    click.IntRange(min=1),
+    SERVER_TRAINING_EPISODES,
+    "Episodes one training job may ask for.",
 )
-@click.option(
+@shown_option(
     "--workers",
-    type=click.IntRange(1, 64),
-    default=1,
-    show_default=True,
-    help="Worker processes (the server keeps no game state, so any number works).",
+    click.IntRange(1, 64),
+    1,
+    "Worker processes (the server keeps no game state, so any number works).",
 )
 def serve_command(
     host: str,

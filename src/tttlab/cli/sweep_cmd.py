@@ -23,6 +23,7 @@ from tttlab.cli.common import (
     json_option,
     out,
     print_json,
+    shown_option,
     writable_target,
 )
 from tttlab.game import Geometry
@@ -74,12 +75,11 @@ from tttlab.sweep import (
     default=None,
     help="Run on the Ray cluster at HOST:PORT (default: $RAY_ADDRESS, else locally).",
 )
-@click.option(
+@shown_option(
     "--lost-after",
-    type=FiniteFloat(1, 3600),
-    default=15.0,
-    show_default=True,
-    help="Seconds without an answer from the cluster before the sweep stops (rows kept).",
+    FiniteFloat(1, 3600),
+    15.0,
+    "Seconds without an answer from the cluster before the sweep stops (rows kept).",
 )
 @json_option
 def sweep_command(
