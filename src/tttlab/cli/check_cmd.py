@@ -152,7 +152,7 @@ def _nothing_in(path: Path) -> bool:
     "--memory-limit",
     click.IntRange(128, 65536),
     1024,
-    "Megabytes of memory for the student's processes in the box.",
+    "Megabytes of memory for the process that runs the student's code.",
 )
 @click.option(
     "--exercise",
