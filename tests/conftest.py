@@ -103,6 +103,8 @@ ONE_WORKER = (
     # Each of its class gradings looks for attack processes left anywhere on the machine:
     # run side by side, one found the other's fork bomb still running (a flaky failure).
     "tests/usercode/test_hostile.py",
+    # One system environment and one baseline for every configuration.
+    "tests/usercode/test_configurations.py",
 )
 
 
