@@ -13,8 +13,8 @@ container, and IOI's ``isolate`` a namespace and a user):
 - **everywhere** (the fallback too): a clean, fixed environment (none of the grader's
   variables), a private copy of the submission's files as its working folder, and rlimits on
   CPU time, address space, file size, open files and processes, with no core files. Run as
-  root, the child also drops to the ``nobody`` user, so that the grader's files and processes
-  are not its own.
+  root, the box's processes also drop to the ``nobody`` user (where ``nobody`` can run the
+  grader's Python), so that the grader's files and processes are not theirs.
 
 :func:`isolation` says which of the two this machine gives, probed once per process. What
 each mechanism does and does not contain is written out in the reliability guide.
@@ -201,7 +201,7 @@ def command(grader: Path, submission: Path, job: str, boxed: bool) -> list[str]:
 
 
 def run_as() -> int | None:
-    """The uid the child runs as (None: the grader's own)."""
+    """The uid the box's processes run as (None: the grader's own)."""
     return _run_as()
 
 
@@ -246,7 +246,7 @@ class Cgroup:
             (folder / "cgroup.procs").write_text(str(pid))
 
     def kill(self) -> None:
-        """Kill every process in the cgroup (once the child is done, nothing in it may run)."""
+        """Kill every process in the cgroup (once the box is done, nothing in it may run)."""
         for pid in [pid for f in self.folders for pid in _pids(f)]:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)

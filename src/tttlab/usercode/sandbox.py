@@ -52,7 +52,7 @@ _BOXSIDE = Path(__file__).parent / "boxside"
 
 @dataclass(frozen=True)
 class Job:
-    """What the child should load and call.
+    """What the box should load and call.
 
     ``path`` is the submission (a file, or the folder holding ``module``); ``phases`` is a
     list of (function, cases, names it needs); ``load`` is "import" (run the module) or
@@ -126,7 +126,7 @@ class Job:
 
 @dataclass
 class RawRun:
-    """What came back from the child, every line checked."""
+    """What came back from the box, every line checked."""
 
     imported: list[Any] | None = None
     missing: list[str] = field(default_factory=list)
@@ -154,7 +154,7 @@ class RawRun:
     isolation: str = ""
 
     def read(self, job: Job, lines: list[bytes]) -> None:
-        """Check and record the child's lines (:class:`~tttlab.usercode.protocol.Reader`);
+        """Check and record the caller's lines (:class:`~tttlab.usercode.protocol.Reader`);
         the first bad one stops the reading and says why in ``channel``."""
         reader = Reader(self, {f: len(cases) for f, cases, _ in job.phases}, job.names, job.timed)
         for number, line in enumerate(lines, 1):
@@ -288,7 +288,7 @@ def run_job(job: Job, boxed: bool) -> RawRun:
                 os.close(opened)
         pipes = _Pipes(child, job.channel_bytes())
 
-        def leftovers() -> None:  # the child is done: whatever it started ends now
+        def leftovers() -> None:  # the box is done: whatever it started ends now
             _stop(child)
             if cgroup is not None:
                 cgroup.kill()

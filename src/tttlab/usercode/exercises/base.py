@@ -150,7 +150,7 @@ class Exercise:
         raise NotImplementedError
 
     def payload(self, function: str, case: Case) -> Any:
-        """What the child gets for a case."""
+        """What the box's worker gets for a case."""
         return case.board if case.arg is None else [case.board, case.arg]
 
     #: The form of each check's value as the box's worker writes it (besides garbage).
