@@ -10,6 +10,7 @@ import json
 import math
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -145,3 +146,41 @@ def test_the_callers_time_is_finite_and_its_own() -> None:
     assert seconds is not None
     assert math.isfinite(seconds)
     assert 0 <= seconds < report.seconds
+
+
+def test_a_call_that_sleeps_is_stopped_at_ten_times_its_limit(tmp_path: Path) -> None:
+    """The limit counts CPU time, so a call that waits instead gets ten times its limit on
+    the clock, and no more."""
+    changes = [("def player(board):\n", "def player(board):\n    time.sleep(60)\n")]
+    path = variant(
+        tmp_path,
+        [("from functools import cache\n", "import time\nfrom functools import cache\n"), *changes],
+    )
+    report = check_cs50(path, time_limit=60, call_seconds=0.2, only=("player",))
+    assert report.status == "fail"
+    assert report.problems == (
+        "player did not return within 0.2 s on .../.../...; its later boards were skipped",
+    )
+    assert report.seconds < 30
+
+
+def test_a_call_starved_of_the_cpu_waits_for_its_cpu_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy machine's delay is not the student's: a call whose clock ran out before its
+    worker had the CPU time of its limit is given the rest, up to ten times the limit."""
+    from tttlab.usercode.boxside.caller import STARVED_TIMES, Gone, Worker
+
+    worker = Worker.__new__(Worker)
+    used = [0.0]
+    monkeypatch.setattr(Worker, "cpu", lambda self: used[0])
+    now = time.monotonic()
+    late = Gone(["t"])
+    used[0] = 0.1  # had 0.1 s of its 1 s
+    later = worker._starved(late, now - 1.0, 1.0, 0.0)
+    assert later is not None
+    assert now + 0.8 < later <= now + 1.0
+    used[0] = 0.99  # had (nearly) all of it: its own time
+    assert worker._starved(late, now - 1.0, 1.0, 0.0) is None
+    used[0] = 0.1  # starved, but the clock is past ten times the limit
+    assert worker._starved(late, now - STARVED_TIMES - 0.1, 1.0, 0.0) is None
+    assert worker._starved(Gone(["k", "exit code 1"]), now - 1.0, 1.0, 0.0) is None
+    assert worker._starved(late, now - 1.0, 1.0, None) is None  # no /proc: the clock rules

@@ -146,7 +146,8 @@ def _nothing_in(path: Path) -> bool:
     "--call-limit",
     FiniteFloat(0.1, 600),
     5.0,
-    "Seconds for one call of any function but minimax (an infinite loop stops there).",
+    "Seconds of CPU time for one call of any function but minimax (an infinite loop stops "
+    "there; a call that waits rather than computes gets ten times as long on the clock).",
 )
 @shown_option(
     "--memory-limit",
