@@ -1,14 +1,16 @@
 """How tttlab.vector's ``step`` is written, each choice timed against pgx's tic_tac_toe on
 this machine's own backend (a CPU and a GPU need not agree).
 
-Five choices (``Env``'s class attributes ``_write``, ``_cells``, ``_win``, ``_legal`` and
-``_full``), every combination that ``--grid`` leaves open: the stone written by a scatter, by a
+Five choices (the class attributes ``_write``, ``_cells``, ``_win``, ``_legal`` and ``_full`` of
+``benchmarks/vector_ways.py``'s ``WaysEnv``; ``tttlab.vector.Env`` is the defaults), every
+combination that ``--grid`` leaves open: the stone written by a scatter, by a
 one-hot ``where`` or cell by cell; int8 or int32 cells; a win read by one gather of every
 line's cells, or by each line's cells picked out one at a time (static slices); the occupied
 test read from a one-hot of the action (a reduction over the cells) or by indexing the cell; a
 full board from the move count or from the new board's cells. Each is measured as
-``bench_vector.py`` measures (pgx's ``auto_reset`` and ``act_randomly``, the best of
-``--repeats`` timed runs after one that compiles), in the scan form by default, and the
+``bench_vector.py`` measures (pgx's ``act_randomly``, pgx's ``auto_reset`` or with ``--restart
+where`` the plain ``where`` restart, the best of ``--repeats`` timed runs after one that
+compiles), in the scan form by default, and the
 environments take turns going first. With ``--kernels`` it also counts the kernels XLA launches
 for one step of the scan (the top-level ops of the compiled loop's body: fusions, copies, a
 scatter or gather left on its own), which is what a small batch pays for on a GPU. Usage::
@@ -28,27 +30,10 @@ from pathlib import Path
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 
 sys.path.insert(0, str(Path(__file__).parent))
 import bench_vector
-
-from tttlab.vector import Env, make
-
-#: The cell dtypes by name, and each choice's values (``Env.WAYS``, without the underscore).
-CELLS = {jnp.dtype(t).name: t for t in Env.WAYS["_cells"]}
-CHOICES = {
-    name.lstrip("_"): tuple(CELLS) if name == "_cells" else ways for name, ways in Env.WAYS.items()
-}
-
-
-def variant(board: str, **choice: str) -> Env:
-    """The environment for ``board`` with ``step`` written one way (``write=``, ``cells=``,
-    ``win=``, ``legal=``; a choice left out keeps ``Env``'s own)."""
-    attrs: dict[str, Any] = {f"_{k}": CELLS[v] if k == "cells" else v for k, v in choice.items()}
-    name = "_".join(f"{k}_{v}" for k, v in choice.items())
-    env: Env = type(f"Env_{name}", (Env,), attrs)(make(board).geometry)
-    return env
+from vector_ways import CHOICES, variant
 
 
 def grid(spec: str) -> list[dict[str, str]]:
@@ -105,6 +90,7 @@ def main() -> None:
     )
     parser.add_argument("--rate", type=float, default=1e7, help="guessed steps/s for --seconds")
     parser.add_argument("--form", default="scan", choices=sorted(bench_vector.FORMS))
+    parser.add_argument("--restart", default="auto_reset", choices=bench_vector.RESTARTS)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--kernels", action="store_true", help="count kernels per step too")
     parser.add_argument("--dump", type=Path, help="a folder for each compiled program's text")
@@ -135,7 +121,9 @@ def main() -> None:
         steps = max(16, int(args.seconds * args.rate / batch))
         order = envs[turn % len(envs) :] + envs[: turn % len(envs)]
         for name, env in order:
-            sps, _ = bench_vector.throughput(env, batch, steps, args.form, args.repeats)
+            sps, _ = bench_vector.throughput(
+                env, batch, steps, args.form, args.repeats, args.restart
+            )
             rows.append(
                 {
                     "env": name,

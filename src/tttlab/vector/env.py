@@ -20,6 +20,12 @@ move from the mask then reads an array rather than recomputing it from the board
 benchmark's categorical loop ran at 0.64 of pgx's speed when it was a property).
 ``observation`` is a property computed from the board when it is read: the random-play loop
 never reads it, and search code reads it once per expanded node.
+
+The state is kept small, since a loop that restarts finished games by a ``where`` over every
+field (``tree.map(lambda a, b: jnp.where(done, a, b), init_state, state)``) pays for each
+byte: 22 bytes a game on 3x3 (36 before). ``current_player`` (int32) and ``rewards`` (float32,
+(2,)) are properties read from one int8 each (the game is zero-sum), and ``_step_count`` is
+the stones on the board. ``replace`` takes them as pgx's wrappers pass them.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ import dataclasses
 import functools
 import operator
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -47,13 +53,13 @@ class State:
 
     Attributes:
         board: int8 cells, row-major, 0 empty, 1 X, 2 O (the base-3 digits of the state id).
-        current_player: int32 id of the player to move (0 plays X).
-        rewards: float32 (2,), by player id.
         terminated: whether the game is over.
+        truncated: always False (the game ends by itself; kept for pgx's wrappers).
         legal_action_mask: the empty cells; every cell once the game is over (pgx's
             convention, which keeps a softmax over legal moves finite).
-        truncated: always False (the game ends by itself; kept for pgx's wrappers).
-        _step_count: stones on the board.
+        _player: int8 id of the player to move (read as ``current_player``).
+        _reward: int8 reward of player 0 on this step (read as ``rewards``; player 1's is
+            its negative).
         _shape: (rows, cols), static.
 
     Examples:
@@ -68,23 +74,43 @@ class State:
     """
 
     board: Array
-    current_player: Array
-    rewards: Array
     terminated: Array
     truncated: Array
     legal_action_mask: Array
-    _step_count: Array
+    _player: Array
+    _reward: Array
     _shape: tuple[int, int]
 
     def replace(self, **changes: Any) -> State:
-        """A copy with some fields changed (as pgx's states offer)."""
+        """A copy with some fields changed (as pgx's states offer). ``current_player`` and
+        ``rewards`` are taken too (the rewards zero-sum, as this game's are: player 0's is
+        kept); ``_step_count`` is not, being the stones on the board."""
+        if "current_player" in changes:
+            changes["_player"] = jnp.asarray(changes.pop("current_player")).astype(jnp.int8)
+        if "rewards" in changes:
+            changes["_reward"] = jnp.asarray(changes.pop("rewards"))[..., 0].astype(jnp.int8)
         return dataclasses.replace(self, **changes)
+
+    @property
+    def current_player(self) -> Array:
+        """int32 id of the player to move (0 plays X)."""
+        return self._player.astype(jnp.int32)
+
+    @property
+    def rewards(self) -> Array:
+        """float32 (..., 2), by player id, non-zero only on the step that ends the game."""
+        return jnp.stack([self._reward, -self._reward], axis=-1).astype(jnp.float32)
+
+    @property
+    def _step_count(self) -> Array:
+        """int32: stones on the board."""
+        return jnp.sum(self.board != 0, axis=-1, dtype=jnp.int32)
 
     @property
     def observation(self) -> Array:
         """Board planes from the mover's side: (..., rows, cols, 2) booleans, plane 0 the
         mover's stones and plane 1 the opponent's (pgx's layout for tic-tac-toe)."""
-        return _planes(self.board, self.current_player, self._shape)
+        return _planes(self.board, self._player, self._shape)
 
     @property
     def env_id(self) -> str:
@@ -93,15 +119,7 @@ class State:
 
 jax.tree_util.register_dataclass(
     State,
-    data_fields=[
-        "board",
-        "current_player",
-        "rewards",
-        "terminated",
-        "truncated",
-        "legal_action_mask",
-        "_step_count",
-    ],
+    data_fields=["board", "terminated", "truncated", "legal_action_mask", "_player", "_reward"],
     meta_fields=["_shape"],
 )
 
@@ -131,39 +149,13 @@ class Env:
         ((1024, 16), 1024, 16)
     """
 
-    # How ``step`` is written, fixed per class so that ``benchmarks/bench_vector_step.py``
-    # can time every choice against pgx on a machine's own backend (a test checks that each
-    # plays alike): the stone written by a scatter, by a one-hot ``where`` gated on the
-    # move's legality, or cell by cell ("cellwise": a cell takes the stone when it is the
-    # target, empty, and the game goes on, so the new board needs no per-game reduction or
-    # gather); int8 or int32 cells; a win read by one gather of every line's cells or line
-    # by line from static slices; the occupied test by a one-hot reduction or by indexing.
-    # Chosen on an H200 (random self-play in one jit, batches 1,024 to 1,048,576): slices
-    # took batch 16,384 from 0.74x of pgx to 1.0x and more; cellwise is one kernel fewer
-    # per step than the gated write (13, pgx's count), which the launch-bound small batches
-    # pay for (1,024: 0.87x -> 0.96x). A full board read from the new board's cells
-    # ("board") rather than from the move count ("count") is one kernel fewer again (12):
-    # 1.14-1.15x pgx at 1,024-4,096 where the count's step was 0.92-0.96x. On the 2-core CPU
-    # these are within its noise of the earlier scatter/gather/one-hot step or ahead
-    # (docs/benchmarks.md has the figures).
-    _write: str = "cellwise"
-    _cells: Any = jnp.int8
-    _win: str = "slices"
-    _legal: str = "gather"
-    _full: str = "board"
-    #: Each choice's values, checked when an environment is made.
-    WAYS: ClassVar[dict[str, tuple[Any, ...]]] = {
-        "_write": ("scatter", "onehot", "cellwise"),
-        "_cells": (jnp.int8, jnp.int32),
-        "_win": ("gather", "slices"),
-        "_legal": ("onehot", "gather"),
-        "_full": ("count", "board"),
-    }
+    # ``step`` is the fastest of the ways measured (benchmarks/vector_ways.py holds the others,
+    # benchmarks/bench_vector_step.py times them; docs/benchmarks.md has the figures): the
+    # stone written cell by cell (a cell takes it when it is the target, empty, and the game
+    # goes on), int8 cells, a win read line by line from static slices, the occupied test by
+    # indexing the cell, a full board read from the new board's cells.
 
     def __init__(self, geometry: Geometry) -> None:
-        for name, ways in self.WAYS.items():
-            if getattr(self, name) not in ways:
-                raise ValueError(f"{name} must be one of {ways}, not {getattr(self, name)!r}")
         self.geometry = geometry
         self._lines = np.asarray(geometry.lines, dtype=np.int32).reshape(-1, geometry.k)
         self._shape = (geometry.rows, geometry.cols)
@@ -174,13 +166,12 @@ class Env:
         the start is the same for every key."""
         del key
         return State(
-            board=jnp.zeros(self.geometry.cells, self._cells),
-            current_player=jnp.int32(0),
-            rewards=jnp.zeros(2, jnp.float32),
+            board=jnp.zeros(self.geometry.cells, jnp.int8),
             terminated=jnp.bool_(False),
             truncated=jnp.bool_(False),
             legal_action_mask=jnp.ones(self.geometry.cells, jnp.bool_),
-            _step_count=jnp.int32(0),
+            _player=jnp.int8(0),
+            _reward=jnp.int8(0),
             _shape=self._shape,
         )
 
@@ -192,53 +183,44 @@ class Env:
         cells = self.geometry.cells
         action = jnp.asarray(action, jnp.int32)
         active = ~(state.terminated | state.truncated)
-        target = jnp.arange(cells, dtype=jnp.int32) == action
         # An action off the board (-1, or cells) is illegal, as pgx has it: it ends the game
         # and the mover loses. (Without the range check it would match no cell and pass.)
         on_board = (action >= 0) & (action < cells)
-        if self._legal == "onehot":
-            legal = on_board & ~jnp.any(target & (state.board != 0))
-        else:
-            legal = on_board & (state.board[jnp.clip(action, 0, cells - 1)] == 0)
+        legal = on_board & (state.board[jnp.clip(action, 0, cells - 1)] == 0)
         place = active & legal
-        piece = (state.current_player + 1).astype(self._cells)
-        if self._write == "scatter":
-            board = jnp.where(place, state.board.at[action].set(piece, mode="drop"), state.board)
-        elif self._write == "onehot":
-            board = jnp.where(place & target, piece, state.board)
-        else:  # "cellwise": each cell from itself (the target, empty, the game going on)
-            board = jnp.where(active & target & (state.board == 0), piece, state.board)
+        piece = state._player + jnp.int8(1)
+        target = jnp.arange(cells, dtype=jnp.int32) == action
+        # each cell from itself: it takes the stone when it is the target, empty, and the
+        # game goes on (no per-game reduction or gather before the new board)
+        board = jnp.where(active & target & (state.board == 0), piece, state.board)
         mine = board == piece
-        if self._win == "gather":
-            won = place & jnp.any(jnp.all(mine[self._lines], axis=-1))
-        else:
-            lines = [functools.reduce(operator.and_, (mine[c] for c in ln)) for ln in self._lines]
-            won = place & functools.reduce(operator.or_, lines)
-        count = state._step_count + place.astype(jnp.int32)
-        if self._full == "count":
-            full = count == cells
-        else:  # "board": every cell of the new board taken, one static slice each
-            full = functools.reduce(operator.and_, (board[c] != 0 for c in range(cells)))
-        illegal = active & ~legal
-        ended = won | illegal | full
-        mover = jnp.where(won, 1.0, jnp.where(illegal, -1.0, 0.0)).astype(jnp.float32)
-        seat = jnp.arange(2, dtype=jnp.int32) == state.current_player
-        rewards = jnp.where(seat, mover, -mover)
-        terminated = state.terminated | (active & ended)
+        lines = [functools.reduce(operator.and_, (mine[c] for c in ln)) for ln in self._lines]
+        won = place & functools.reduce(operator.or_, lines)
+        # every cell of the new board taken, one static slice each
+        full = functools.reduce(operator.and_, (board[c] != 0 for c in range(cells)))
+        return self._outcome(state, board, active, active & ~legal, won, full)
+
+    @staticmethod
+    def _outcome(
+        state: State, board: Array, active: Array, illegal: Array, won: Array, full: Array
+    ) -> State:
+        """The state after a step: the new board, and the game ended by a win, an illegal
+        action or a full board (the mover's reward +1, −1 or 0), the turn passed."""
+        terminated = state.terminated | (active & (won | illegal | full))
+        mover = jnp.where(won, jnp.int8(1), jnp.where(illegal, jnp.int8(-1), jnp.int8(0)))
         return State(
             board=board,
-            current_player=jnp.where(active, 1 - state.current_player, state.current_player),
-            rewards=rewards,
             terminated=terminated,
             truncated=state.truncated,
             legal_action_mask=(board == 0) | terminated,
-            _step_count=count,
+            _player=jnp.where(active, 1 - state._player, state._player),
+            _reward=jnp.where(state._player == 0, mover, -mover),
             _shape=state._shape,
         )
 
     def observe(self, state: State, player_id: Array | None = None) -> Array:
         """Board planes (rows, cols, 2) from ``player_id``'s side (default: the mover's)."""
-        player = state.current_player if player_id is None else jnp.asarray(player_id)
+        player = state._player if player_id is None else jnp.asarray(player_id)
         return _planes(state.board, player, self._shape)
 
     @property
@@ -266,17 +248,15 @@ class Env:
         """States for boards given as cell arrays (..., cells) of 0/1/2, e.g. the
         ``boards`` of a :class:`tttlab.game.StateSpace`. Only reachable, unfinished
         positions are meant: the side to move is read off the stone counts."""
-        board = jnp.asarray(boards, self._cells)
-        count = jnp.sum(board != 0, axis=-1).astype(jnp.int32)
+        board = jnp.asarray(boards, jnp.int8)
         batch = board.shape[:-1]
         return State(
             board=board,
-            current_player=count % 2,
-            rewards=jnp.zeros((*batch, 2), jnp.float32),
             terminated=jnp.zeros(batch, jnp.bool_),
             truncated=jnp.zeros(batch, jnp.bool_),
             legal_action_mask=board == 0,
-            _step_count=count,
+            _player=(jnp.sum(board != 0, axis=-1) % 2).astype(jnp.int8),
+            _reward=jnp.zeros(batch, jnp.int8),
             _shape=self._shape,
         )
 
