@@ -114,7 +114,8 @@ def test_a_file_too_deep_to_parse_fails_in_one_line(tmp_path: Path) -> None:
 
 
 def test_the_graders_own_failure_in_the_box_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A worker that cannot do its part (here: asked for an exercise it does not know)."""
+    """A worker that cannot do its part (here: asked for an exercise it does not know),
+    before any of the student's code ran."""
     real = sandbox.Job.as_json
 
     def unknown(self: sandbox.Job, stage: str | None, processes: int) -> dict[str, object]:
@@ -124,7 +125,9 @@ def test_the_graders_own_failure_in_the_box_is_an_error(monkeypatch: pytest.Monk
     report = check_cs50(CORPUS / "memo_minimax.py", only=("winner",))
     assert report.status == "error"
     assert report.exit_code == 4
-    assert report.problems[0].startswith("could not be graded: the box's worker failed: KeyError")
+    problem = report.problems[0]
+    assert problem.startswith("could not be graded: the box's worker did not start: exit code 1")
+    assert "KeyError: 'no-such-exercise'" in problem  # stderr's last line says why
 
 
 def test_a_box_that_does_not_start_is_the_graders_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -184,3 +187,120 @@ def test_a_call_starved_of_the_cpu_waits_for_its_cpu_time(monkeypatch: pytest.Mo
     assert worker._starved(late, now - STARVED_TIMES - 0.1, 1.0, 0.0) is None
     assert worker._starved(Gone(["k", "exit code 1"]), now - 1.0, 1.0, 0.0) is None
     assert worker._starved(late, now - 1.0, 1.0, None) is None  # no /proc: the clock rules
+
+
+#: Files that tried to make the grader report its own failure (``error``) for theirs, or a
+#: pass for a wrong answer (the review's reproductions); each is its own ``fail``.
+NOT_THE_GRADERS = {
+    "forge-through-the-box-init": """
+import json, signal
+def _forge():
+    lines = [{"started": True}, {"import": ["v"], "missing": [], "skipped": [], "stubbed": []}]
+    lines += [{"phase": "winner"}, *[["v", "."]] * 5478, {"end": "winner"}, {"done": True}]
+    data = "".join(json.dumps(line) + "\\n" for line in lines).encode()
+    for path in ("/proc/1/fd/1", f"/proc/{os.getppid()}/fd/1"):
+        try:
+            fd = os.open(path, os.O_WRONLY)
+            while data:
+                data = data[os.write(fd, data):]
+        except OSError:
+            pass
+    os.kill(os.getppid(), signal.SIGKILL)
+    os._exit(0)
+_forge()
+""",
+    "an-internal-failure-forged": """
+import json, sys
+def _forged(board):
+    frame = sys._getframe()
+    while frame is not None and "nonce" not in frame.f_locals:
+        frame = frame.f_back
+    line = json.dumps({"n": frame.f_locals["nonce"] if frame else "", "internal": "boom"})
+    for fd in range(3, 64):
+        try:
+            os.write(fd, (line + "\\n").encode())
+        except OSError:
+            pass
+    os._exit(0)
+""",
+    "the-caller-killed-at-import": """
+import signal
+os.kill(os.getppid(), signal.SIGKILL)
+""",
+    "too-many-stubs-said": """
+import sys
+sys.modules["_ttt_check.stubs"].STUBBED.extend(f"m{i}" for i in range(30))
+""",
+    "a-print-count-too-large-to-write": """
+import sys
+sys.stdout.writes = 10**4300 - 1
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_THE_GRADERS))
+def test_what_a_submission_does_in_the_box_is_its_own_fail(name: str, tmp_path: Path) -> None:
+    attack = NOT_THE_GRADERS[name]
+    changes = [
+        ("from functools import cache\n", f"from functools import cache\nimport os\n{attack}\n")
+    ]
+    if "_forged" in attack:
+        changes.append(("def winner(board):\n", "def winner(board):\n    _forged(board)\n"))
+    wrong = ("def winner(board):\n", "def winner(board):\n    return None\n")
+    path = variant(tmp_path, [*changes, wrong] if "_forged" not in attack else changes)
+    report = check_cs50(path, only=("winner", "player"), time_limit=60)
+    assert report.status == "fail", report.as_json()
+    assert report.exit_code == 1
+
+
+def test_a_value_table_under_the_functions_name_is_its_fail(tmp_path: Path) -> None:
+    """``initialV_x = np.zeros(...)``: not a function, a fail of its own (its truth value
+    raised in the grader's worker, once read as the grader's failure)."""
+    folder = tmp_path / "student"
+    shutil.copytree(CORPUS / "course", folder)
+    source = (folder / "Environment.py").read_text()
+    old = "def initialV_x(env, triples):\n    return initial_values(env, triples, env.x)\n"
+    assert old in source
+    (folder / "Environment.py").write_text(source.replace(old, "initialV_x = np.zeros(3**9)\n"))
+    report = check_path(folder, only=("initialV_x",))
+    assert report.status == "fail", report.as_json()
+    example = report.checks["initialV_x"].example
+    assert example is not None
+    assert "raised" in example.got, example.got  # its own error: an array is not called
+
+
+def test_a_correct_file_with_long_messages_in_any_script_passes(tmp_path: Path) -> None:
+    raised = (
+        "raise ValueError(",
+        "raise type('IllegalMoveOnTicTacToeBoard' * 3, (ValueError,), {})('\\U0001f6ab' * 120 + ",
+    )
+    report = check_cs50(variant(tmp_path, [raised]), only=("result",), time_limit=120)
+    assert report.ok, report.as_json()
+
+
+def test_a_worker_that_ends_while_its_child_holds_the_pipe_has_ended(tmp_path: Path) -> None:
+    ends = (
+        "def player(board):\n",
+        "def player(board):\n    if os.fork() == 0:\n        time.sleep(30)\n        os._exit(0)\n"
+        "    os._exit(7)\n",
+    )
+    imports = ("from functools import cache\n", "from functools import cache\nimport os, time\n")
+    report = check_cs50(variant(tmp_path, [imports, ends]), only=("player",), time_limit=60)
+    assert report.problems == (
+        "the process ended in player on .../.../... (exit code 7); its later boards were skipped",
+    )
+    assert report.seconds < 20
+
+
+def test_what_a_submission_raises_is_shown_never_obeyed(tmp_path: Path) -> None:
+    escape = (
+        "def winner(board):\n",
+        "def winner(board):\n"
+        "    raise type('\\x1b[31mBad', (Exception,), {})('\\x1b]0;x\\x07 \\udcff')\n",
+    )
+    report = check_cs50(variant(tmp_path, [escape]), only=("winner",))
+    example = report.checks["winner"].example
+    assert example is not None
+    assert "\x1b" not in example.got
+    assert "\x07" not in example.got
+    assert "\\x1b[31mBad" in example.got, example.got

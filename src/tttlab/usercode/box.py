@@ -189,15 +189,16 @@ def _bwrap(bwrap: str, grader: str, submission: str, hidden: str | None) -> list
     return args
 
 
-def command(grader: Path, submission: Path, job: str, boxed: bool) -> list[str]:
+def command(grader: Path, submission: Path, job: str, boxed: bool, channel: int) -> list[str]:
     """The command line that runs the box's caller in ``grader`` on ``job`` (a path as the
-    box sees it) over the private copy ``submission``."""
+    box sees it) over the private copy ``submission``, writing its results on the inherited
+    descriptor ``channel``."""
     python = [sys.executable, "-I", "-B"]
     if not boxed:
-        return [*python, str(grader / "__main__.py"), "caller", job]
+        return [*python, str(grader / "__main__.py"), "caller", job, str(channel)]
     bwrap = shutil.which("bwrap") or "bwrap"
     box = _bwrap(bwrap, str(grader), str(submission), _tttlab_folder())
-    return [*box, *python, str(BOX / "grader" / "__main__.py"), "caller", job]
+    return [*box, *python, str(BOX / "grader" / "__main__.py"), "caller", job, str(channel)]
 
 
 def run_as() -> int | None:

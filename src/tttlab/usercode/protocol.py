@@ -12,7 +12,15 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from tttlab.usercode.boxside.schema import IMPORT_KEYS, MODULE, describe, outcome_problem
+from tttlab.usercode.boxside.schema import (
+    IMPORT_KEYS,
+    MODULE,
+    OUTCOMES,
+    STUBS,
+    describe,
+    outcome_problem,
+    visible,
+)
 
 __all__ = ["Reader", "describe"]
 
@@ -37,6 +45,9 @@ class Reader:
         raw = self.raw
         if raw.done:
             raise ValueError("a line after the last")
+        if raw.broken is not None:  # the grader failed: the rest is not read
+            raw.done = item == {"done": True}
+            return
         if isinstance(item, list):
             if self.phase is None:
                 raise ValueError("a result outside any check")
@@ -49,14 +60,16 @@ class Reader:
         keys = set(item)
         if keys == {"done"} and item["done"] is True and self.phase is None:
             raw.done = True
-        elif keys == {"broken"} and self.phase is None:
-            raw.broken = str(_need(item, "broken", str))[:200]
+        elif keys == {"broken"}:
+            raw.broken = visible(str(_need(item, "broken", str))[:200])
+        elif keys == {"started"} and item["started"] is True and not raw.started:
+            raw.started = True
         elif raw.imported is None:
             self._imported(item)
         elif keys == {"constants"} and self.phase is None and raw.constants is None:
-            raw.constants = str(_need(item, "constants", str))
+            raw.constants = visible(str(_need(item, "constants", str)))
         elif keys == {"stopped"} and self.phase is None:
-            raw.stopped = str(_need(item, "stopped", str))[:200]
+            raw.stopped = visible(str(_need(item, "stopped", str))[:200])
         elif keys == {"phase"} and self.phase is None:
             name = _need(item, "phase", str)
             if name not in self.order[self.next_phase :]:
@@ -80,13 +93,13 @@ class Reader:
         imported = _need(item, "import", list)
         if imported != ["v"] and outcome_problem(imported, ("e", "x", "i", "t", "k", "b")):
             raise ValueError("an import's outcome of no known kind")
-        raw.imported = imported
+        raw.imported = _visibly(imported)
         raw.missing = _strings(item.get("missing", []))
         if not set(raw.missing) <= self.names:
             raise ValueError("a missing name that was not asked for")
         raw.skipped = _strings(item.get("skipped", []))
         raw.stubbed = _strings(item.get("stubbed", []))
-        if len(raw.stubbed) > 20 or not all(MODULE.fullmatch(m) for m in raw.stubbed):
+        if len(raw.stubbed) > STUBS or not all(MODULE.fullmatch(m) for m in raw.stubbed):
             raise ValueError("stubbed modules that are no module names")
         self._printed(item)
 
@@ -98,7 +111,7 @@ class Reader:
         first = item.get("first_print", "")
         if not isinstance(first, str):
             raise ValueError("a first print that is not text")
-        self.raw.first_print = self.raw.first_print or first[:80]
+        self.raw.first_print = self.raw.first_print or visible(first[:80])
 
     def _outcome(self, item: list[Any]) -> list[Any]:
         """An OUTCOME, with a time when the check is timed."""
@@ -111,7 +124,7 @@ class Reader:
         problem = outcome_problem(rest)
         if problem is not None:
             raise ValueError(problem)
-        return item
+        return _visibly(item)
 
 
 def _need(item: dict[str, Any], key: str, kind: type) -> Any:
@@ -124,4 +137,11 @@ def _need(item: dict[str, Any], key: str, kind: type) -> Any:
 def _strings(value: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ValueError("a list of names that is not one")
-    return [v[:200] for v in value]
+    return [visible(v[:200]) for v in value]
+
+
+def _visibly(outcome: list[Any]) -> list[Any]:
+    """An outcome whose text (what the student's code raised or said) is made visible."""
+    if outcome[0] != "v" and OUTCOMES[outcome[0]]:
+        return [outcome[0], visible(outcome[1]), *outcome[2:]]
+    return outcome

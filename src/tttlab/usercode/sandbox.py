@@ -151,6 +151,8 @@ class RawRun:
     stopped: str | None = None
     #: The caller's last line came: the box ran to its end.
     done: bool = False
+    #: The worker was ready: the student's code ran from here on.
+    started: bool = False
     isolation: str = ""
 
     def read(self, job: Job, lines: list[bytes]) -> None:
@@ -168,14 +170,12 @@ class RawRun:
 class _Pipes:
     """Both pipes of a child, read as they fill, each within its bound."""
 
-    def __init__(self, child: subprocess.Popen[bytes], channel_bytes: int) -> None:
+    def __init__(self, results: int, stderr: Any, channel_bytes: int) -> None:
         self.selector = selectors.DefaultSelector()
-        assert child.stdout is not None
-        assert child.stderr is not None
-        for pipe in (child.stdout, child.stderr):
-            os.set_blocking(pipe.fileno(), False)
+        for pipe in (results, stderr):
+            os.set_blocking(pipe if isinstance(pipe, int) else pipe.fileno(), False)
             self.selector.register(pipe, selectors.EVENT_READ)
-        self.results = child.stdout
+        self.results = results
         self.channel = bytearray()
         self.channel_limit = channel_bytes
         self.flooded = False
@@ -251,7 +251,10 @@ def run_job(job: Job, boxed: bool) -> RawRun:
             for path in (work, *work.rglob("*")):
                 os.chown(path, uid, uid)
         job_path = str(box.BOX / "grader" / "job.json") if boxed else str(grader / "job.json")
-        argv = box.command(grader, work, job_path, boxed)
+        # The results channel is a pipe of its own, passed to the caller alone: not the box's
+        # stdout, which bubblewrap's init keeps (and the worker could open as /proc/1/fd/1).
+        results, channel = os.pipe()
+        argv = box.command(grader, work, job_path, boxed, channel)
         memory = job.memory_mb * 2**20 + 2 * BOX_WRITABLE_BYTES
         cgroup = box.Cgroup.make(BOX_PROCESSES + 4, memory)
         gate, opened = os.pipe() if cgroup is not None else (subprocess.DEVNULL, -1)
@@ -262,7 +265,7 @@ def run_job(job: Job, boxed: bool) -> RawRun:
             child = subprocess.Popen(
                 argv,
                 stdin=gate,
-                stdout=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
                 cwd=work,
                 env=box.child_environment(str(work)),
@@ -270,12 +273,15 @@ def run_job(job: Job, boxed: bool) -> RawRun:
                 user=uid,
                 group=uid,
                 extra_groups=[] if uid is not None else None,
+                pass_fds=(channel,),
             )
         except BaseException:
+            os.close(results)
             if cgroup is not None:
                 cgroup.remove()
             raise
         finally:
+            os.close(channel)
             if cgroup is not None:
                 os.close(gate)
         if cgroup is not None:
@@ -286,7 +292,7 @@ def run_job(job: Job, boxed: bool) -> RawRun:
                 raw.broken = f"the box could not be put in its cgroup: {error}"
             finally:
                 os.close(opened)
-        pipes = _Pipes(child, job.channel_bytes())
+        pipes = _Pipes(results, child.stderr, job.channel_bytes())
 
         def leftovers() -> None:  # the box is done: whatever it started ends now
             _stop(child)
@@ -298,16 +304,14 @@ def run_job(job: Job, boxed: bool) -> RawRun:
         finally:
             _stop(child)
             pipes.close()
-            if child.stdout is not None:
-                child.stdout.close()
+            os.close(results)
             if child.stderr is not None:
                 child.stderr.close()
             if cgroup is not None:
                 cgroup.remove()
         raw.seconds = time.perf_counter() - start
         raw.returncode = child.returncode
-    channel = bytes(pipes.channel)
-    whole = channel.split(b"\n")[:-1]  # not a line cut by the kill
+    whole = bytes(pipes.channel).split(b"\n")[:-1]  # not a line cut by the kill
     raw.read(job, whole)
     if pipes.flooded and raw.channel is None:
         raw.channel = f"more than {job.channel_bytes():,} bytes of results"

@@ -86,7 +86,7 @@ def _failure(raw: RawRun) -> str | None:
         return f"internal error in ttt check: the box's channel could not be read ({raw.channel})"
     if raw.broken is not None:
         return f"{raw.broken} ({_last_line(raw)})" if raw.stderr else raw.broken
-    if raw.imported is None and not raw.timed_out:
+    if raw.imported is None and not raw.timed_out and not raw.started:
         return f"the box did not start: {_last_line(raw)}"
     return None
 
@@ -100,10 +100,15 @@ _COST = {
 
 def _problems(raw: RawRun, job: Job, calls: Plan) -> list[str]:
     problems: list[str] = []
-    if raw.imported is None:  # only the time limit stops the box before the import's mark
+    if raw.imported is None and raw.timed_out:
         return [
             f"could not be run: it did not finish importing within {job.time_limit:g} s "
             "(a loop, or a game started, at import?)"
+        ]
+    if raw.imported is None:  # the worker was ready, and the box ended during the import
+        return [
+            "the box ended while the module was imported, before its caller finished "
+            f"(something in the box ended it: {_last_line(raw)})"
         ]
     trouble = _import_problem(raw, job.import_seconds)
     if trouble:

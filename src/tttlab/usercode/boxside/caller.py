@@ -27,7 +27,7 @@ import sys
 import time
 from typing import Any
 
-from .schema import ANSWERED, CALLER_ONLY, MODULE, describe, outcome_problem
+from .schema import ANSWERED, CALLER_ONLY, MODULE, STUBS, describe, outcome_problem
 
 __all__ = ["main"]
 
@@ -91,7 +91,8 @@ class Worker:
         try:
             line = self._line(time.monotonic() + READY_SECONDS, 4096)
         except Gone as gone:
-            return f"the box's worker did not start: {describe(gone.outcome)}"
+            how = gone.outcome[1] if len(gone.outcome) > 1 else "it did not say it was ready"
+            return f"the box's worker did not start: {how}"
         if line != b'{"ready":true}':
             return "the box's worker did not start: it said something else first"
         return None
@@ -177,13 +178,15 @@ class Worker:
             raise Gone(["b", f"an answer of more than {most:,} bytes"])
         return line
 
-    @staticmethod
-    def _wait(poll: select.poll, deadline: float | None) -> None:
-        """Until the pipe is ready (or has closed); :class:`Gone` at the deadline."""
+    def _wait(self, poll: select.poll, deadline: float | None) -> None:
+        """Until the pipe is ready (or has closed); :class:`Gone` at the deadline, or as
+        soon as the worker has ended (a process it started may still hold its pipe)."""
         while True:
             left = None if deadline is None else deadline - time.monotonic()
-            if poll.poll(None if left is None else max(0, int(left * 1000) + 1)):
+            if poll.poll(100 if left is None else max(0, min(100, int(left * 1000) + 1))):
                 return
+            if self.process.poll() is not None:
+                raise Gone(["k", self._ended()])
             if left is not None and left <= 0:
                 raise Gone(["t"])
 
@@ -211,11 +214,12 @@ class Worker:
 
 
 class Channel:
-    """The results channel: this process's own copy of its stdout (fd 1 itself is pointed
-    at /dev/null). Lines of a phase of quick calls are flushed at most 20 ms late."""
+    """The results channel: the descriptor ``fd`` that the grader passed to this process
+    alone (its stdout and stdin are pointed at /dev/null). Lines of a phase of quick calls
+    are flushed at most 20 ms late."""
 
-    def __init__(self) -> None:
-        self.out = os.fdopen(os.dup(1), "wb", buffering=1 << 16)
+    def __init__(self, fd: int) -> None:
+        self.out = os.fdopen(fd, "wb", buffering=1 << 16)
         null = os.open(os.devnull, os.O_RDWR)
         os.dup2(null, 1)
         os.dup2(null, 0)
@@ -223,7 +227,8 @@ class Channel:
 
     def emit(self, item: Any, now: bool = True) -> None:
         # a student's value table may hold NaN: the grader reads it, and says so
-        self.out.write(json.dumps(item, separators=(",", ":")).encode() + b"\n")
+        line = json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+        self.out.write(line.encode("utf-8", "surrogatepass") + b"\n")
         if now or time.monotonic() - self.flushed > 0.02:
             self.out.flush()
             self.flushed = time.monotonic()
@@ -233,6 +238,7 @@ class Caller:
     def __init__(self, job: dict[str, Any], job_path: str, channel: Channel) -> None:
         self.job, self.job_path, self.channel = job, job_path, channel
         self.worker: Worker | None = None
+        self.first = True
         self.printed = [0, 0]  # the counts of the workers before this one, and this one's
         self.first_print = ""
 
@@ -240,16 +246,22 @@ class Caller:
         """A new worker, asked to import the student's code: the import's mark, or
         ``{"broken": why}``."""
         self.printed = [sum(self.printed), 0]
-        worker = self.worker = Worker(self.job_path)
+        try:
+            worker = self.worker = Worker(self.job_path)
+        except OSError as error:  # no process to be had: the machine's, or a fork bomb's
+            return {"broken": f"the box's worker could not be started: {error}"[:CHARS]}
         broken = worker.ready()
         if broken is not None:
             return {"broken": broken}
+        if self.first:  # from here on, the student's code runs
+            self.channel.emit({"started": True})
+            self.first = False
         try:
             answer = worker.ask({"import": True}, self.job["import_seconds"], 1 << 20)
         except Gone as gone:
             return {"import": gone.outcome, "printed": sum(self.printed)}
-        if "internal" in answer:
-            return {"broken": f"the box's worker failed: {str(answer['internal'])[:CHARS]}"}
+        if "internal" in answer:  # said after the student's code ran: its own to say
+            return {"import": ["b", "the worker said it failed"], "printed": sum(self.printed)}
         self._count(answer)
         outcome = answer.get("o")
         if outcome != ["v"] and outcome_problem(outcome, ("e", "x", "i")) is not None:
@@ -261,7 +273,8 @@ class Caller:
             names = set(self.job["names"])
             mark["missing"] = [n for n in _texts(answer.get("missing")) if n in names]
             mark["skipped"] = _texts(answer.get("skipped"))
-            mark["stubbed"] = [m for m in _texts(answer.get("stubbed")) if MODULE.fullmatch(m)]
+            stubbed = [m for m in _texts(answer.get("stubbed")) if MODULE.fullmatch(m)]
+            mark["stubbed"] = stubbed[:STUBS]
             constants = answer.get("constants")
             if constants is not None:
                 mark["constants"] = str(constants)[:CHARS]
@@ -269,7 +282,7 @@ class Caller:
 
     def _count(self, answer: dict[str, Any]) -> None:
         printed, first = answer.get("p"), answer.get("fp")
-        if type(printed) is int and printed >= self.printed[1]:
+        if type(printed) is int and self.printed[1] <= printed < 2**53:
             self.printed[1] = printed
         if type(first) is str and first and not self.first_print:
             self.first_print = first[:80]
@@ -280,16 +293,22 @@ class Caller:
         try:
             answer = self.worker.ask({"f": function, "c": case}, seconds, allowance)
         except Gone as gone:
-            self.worker.end()
-            self.worker = None
+            self._end_worker()
             return gone.outcome
-        if "internal" in answer:
-            raise RuntimeError(f"the box's worker failed: {str(answer['internal'])[:CHARS]}")
         self._count(answer)
         outcome = answer.get("o")
-        if outcome_problem(outcome, ANSWERED) is not None or _deeper(outcome, DEPTH):
-            return ["b", "an answer in no known form"]
+        if "internal" in answer:  # said after the student's code ran: its own to say
+            outcome = ["b", "the worker said it failed"]
+        elif outcome_problem(outcome, ANSWERED) is not None or _deeper(outcome, DEPTH):
+            outcome = ["b", "an answer in no known form"]
+        if outcome[0] in CALLER_ONLY:
+            self._end_worker()
         return list(outcome)  # no longer than its answer's line: within the allowance
+
+    def _end_worker(self) -> None:
+        if self.worker is not None:
+            self.worker.end()
+            self.worker = None
 
     def run(self) -> None:
         job, emit = self.job, self.channel.emit
@@ -365,7 +384,7 @@ def main(argv: list[str]) -> int:
         job = json.load(f)
     if job.get("stage"):  # the submission's files, into the box's writable working folder
         shutil.copytree(job["stage"], os.getcwd(), dirs_exist_ok=True)
-    channel = Channel()
+    channel = Channel(int(argv[1]))
     caller = Caller(job, argv[0], channel)
     try:
         caller.run()

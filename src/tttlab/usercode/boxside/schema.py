@@ -5,15 +5,18 @@ outcomes. Standard library only.
 **The results channel** (the caller's stdout; one JSON value a line, every line the
 caller's own):
 
+- ``{"started": true}`` once the worker is ready (before it, none of the student's code
+  has run: a box that ends there is the grader's failure);
 - ``{"import": OUTCOME, "missing": [names], "skipped": [lines], "stubbed": [modules],
-  "printed": n, "first_print": text}``, first;
+  "printed": n, "first_print": text}``;
 - ``{"constants": text}`` when the exercise's constants cannot be compared;
 - for each check, ``{"phase": name}``, an OUTCOME per call (a timed check appends the
   seconds the caller measured), then ``{"end": name, "printed": n, "first_print": text}``;
 - ``{"stopped": text}`` when the worker could not be started again after a call it did not
   survive (the later checks are not run);
 - ``{"broken": text}`` when the grader itself failed (the worker did not start, or the
-  caller failed): never the student's doing;
+  caller failed), at any point: never the student's doing (what the worker says after it
+  is ready is the student's, and never reads as this);
 - ``{"done": true}``, last.
 
 **An OUTCOME** is an array: ``["v", value]`` a value came back (already in tttlab's terms;
@@ -41,8 +44,10 @@ __all__ = [
     "IMPORT_KEYS",
     "MODULE",
     "OUTCOMES",
+    "STUBS",
     "describe",
     "outcome_problem",
+    "visible",
 ]
 
 #: Each kind of outcome, and whether it carries a text.
@@ -55,8 +60,18 @@ CALLER_ONLY = ("t", "k", "b")
 IMPORT_KEYS = ("import", "missing", "skipped", "stubbed", "printed", "first_print")
 #: A module's top-level name, as the worker reports one it stood a stub in for.
 MODULE = re.compile(r"[A-Za-z_][A-Za-z_0-9]{0,99}")
+#: The most modules stood in for by stubs (one more fails as not installed).
+STUBS = 20
 #: The longest text an outcome carries.
 TEXT_CHARS = 200
+
+
+def visible(text: str) -> str:
+    """``text`` with what a terminal or a parser would act on (control characters, lone
+    surrogates) written as escapes: what the student's code says is shown, never obeyed."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in text)
 
 
 def outcome_problem(item: Any, kinds: tuple[str, ...] = tuple(OUTCOMES)) -> str | None:

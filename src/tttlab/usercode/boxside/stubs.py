@@ -12,6 +12,8 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+from .schema import STUBS
+
 __all__ = ["STUBBED", "stub", "with_stubs"]
 
 
@@ -57,7 +59,7 @@ def stub(name: str | None, folder: str) -> bool:
         or os.path.isdir(os.path.join(folder, top))
     ):
         return False
-    if top not in STUBBED and (top in sys.modules or len(STUBBED) >= 20):
+    if top not in STUBBED and (top in sys.modules or len(STUBBED) >= STUBS):
         return False
     parts = name.split(".")
     for end in range(1, len(parts) + 1):

@@ -96,14 +96,16 @@ class _Worker:
     def __init__(self, job: dict[str, Any], answers: int, capture: _Capture) -> None:
         self.job, self.answers, self.capture = job, answers, capture
         self.shape: Any = None
+        #: The exercise's side in the box, bound before any of the student's code runs.
+        self.shape_class = CHILDREN[job["exercise"]]
         self.told = False
 
     def say(self, item: dict[str, Any]) -> None:
         try:
-            line = json.dumps(item, separators=(",", ":"))
+            line = json.dumps(item, separators=(",", ":"), ensure_ascii=False)
         except (TypeError, ValueError, RecursionError) as error:  # not the student's doing
             line = json.dumps({"n": item.get("n"), "o": ["e", f"unanswerable: {error}"[:200]]})
-        data = memoryview(line.encode() + b"\n")
+        data = memoryview(line.encode("utf-8", "surrogatepass") + b"\n")
         while data:
             data = data[os.write(self.answers, data) :]
 
@@ -118,7 +120,7 @@ class _Worker:
             answer["missing"] = [n for n in names if not any(_defined(ns, m) for m in n.split("|"))]
             answer["skipped"] = skipped
             answer["stubbed"] = [m for m in STUBBED if MODULE.fullmatch(m)]
-            self.shape = CHILDREN[job["exercise"]](ns, dict(job["renames"]))
+            self.shape = self.shape_class(ns, dict(job["renames"]))
             prepared = guarded(self.shape.prepare, ())
             if prepared[0] != "v":
                 answer["constants"] = prepared[1] if len(prepared) > 1 else prepared[0]

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..boxside.schema import describe
+from ..boxside.schema import describe, visible
 
 if TYPE_CHECKING:
     from tttlab.usercode.cases import ExerciseTruth
@@ -175,7 +175,7 @@ class Exercise:
             return failed
         junk = garbage(outcome[1])
         if junk is not None:
-            return f"{junk} (not a valid {self.answer(function)})"
+            return f"{visible(junk)} (not a valid {self.answer(function)})"
         return self.shown(function, outcome, case, truth)
 
     def answer(self, function: str) -> str:

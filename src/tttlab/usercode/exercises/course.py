@@ -85,8 +85,8 @@ class CourseExercise(Exercise):
         "get_state_hash_and_winner": base.listing(
             base.row(base.kind(int), SYMBOL, base.kind(bool))
         ),
-        "initialV_x": base.listing(base.kind(int, float)),
-        "initialV_o": base.listing(base.kind(int, float)),
+        "initialV_x": base.listing(base.kind(float)),  # the worker writes floats only
+        "initialV_o": base.listing(base.kind(float)),
     }
 
     def cases(self, truth: ExerciseTruth) -> dict[str, list[Case]]:

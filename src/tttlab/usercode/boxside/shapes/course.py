@@ -82,10 +82,12 @@ class CourseChild(Child):
             return self.encoded(
                 run(lambda: ns.get_state_hash_and_winner(self.env())), self._triples
             )
-        # initialV_x, initialV_o: called with the reachable states' triples
-        target = getattr(ns, function, None) or ns.initialV_0
 
+        # initialV_x, initialV_o (or the course's initialV_0): called with the states' triples
         def initial() -> Any:
+            target = getattr(ns, function, None)
+            if target is None:
+                target = ns.initialV_0
             env = self.env()
             symbols = {"X": self.at(env, "x"), "O": self.at(env, "o"), ".": None}
             triples = [(s, symbols[w], bool(e)) for s, w, e in case]
