@@ -30,7 +30,10 @@ def run() -> None:
         from tttlab._signals import install_safe_interrupt
 
         install_safe_interrupt()
-        from tttlab.cli import main
+        if sys.argv[1:2] == ["verify"]:  # the checker alone: nothing of the solver is loaded
+            from tttlab._verify_cmd import main
+        else:
+            from tttlab.cli import main
     except KeyboardInterrupt:
         sys.stderr.write("ttt: interrupted\n")
         _exit(INTERRUPTED)

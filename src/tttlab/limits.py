@@ -27,6 +27,9 @@ __all__ = [
     "BOX_STDERR_BYTES",
     "BOX_WRITABLE_BYTES",
     "CALL_ANSWER_BYTES",
+    "CERTIFICATE_BYTES",
+    "CERTIFICATE_DEPTH",
+    "CERTIFICATE_DIGITS",
     "CONV_CHANNELS",
     "CONV_LAYERS",
     "ENUMERATION_CANDIDATES",
@@ -95,9 +98,26 @@ MDP_POSITIONS = 2_000_000
 TABLE_SOLVE_CANDIDATES = 1_000_000
 
 #: The proof search's bitboards cover every board up to 8×8 (:data:`tttlab.game.geometry.
-#: MAX_CELLS`), past the boards tttlab plays (39 cells); how far a proof gets is bounded by
-#: its time limit and memory.
+#: MAX_CELLS` is this bound), past the boards tttlab plays (39 cells); how far a proof gets is
+#: bounded by its time limit and memory. ``ttt verify`` takes every board of up to this many
+#: cells too (1×12 with k = 4 as well as 8×8), so it accepts every certificate the solver
+#: writes.
 SEARCH_CELLS = 64
+
+#: ``ttt verify`` reads a certificate of at most this many bytes: the largest built so far is
+#: 6.4 MB (5×5 with k = 4), and parsing takes a few times the file's size in memory, so a
+#: bigger file is refused in one line before it is read.
+CERTIFICATE_BYTES = 256 * 2**20
+
+#: JSON nesting ``ttt verify`` reads: a certificate nests five deep (the object, its
+#: strategies, one side's, a pairing, a pair); a deeper file is refused in one line before
+#: it is parsed (200,000 nested arrays would otherwise exhaust the parser's stack).
+CERTIFICATE_DEPTH = 8
+
+#: Digits of a number in a certificate: its numbers are the version, rows, cols, k and
+#: cells, all below 100; a longer number is refused in one line before it is converted
+#: (Python refuses integers past 4,300 digits with an error of its own).
+CERTIFICATE_DIGITS = 20
 
 #: ``perfect`` past the full tables proves each position it plays from: a move whose proof
 #: takes longer is refused in one line (6×5 with k = 4, the empty board: 0.2 s; 8×4 with

@@ -1,10 +1,9 @@
 """``ttt verify``: check a proof certificate against the rules alone.
 
 Deliberately simple and separate: this module imports nothing from the rest of tttlab but
-the base of its errors (not the game package, not the solver, its search, heuristics or
-tables). It knows the rules of
-an m,n,k game from three integers, and it walks the certificate's strategies over every
-reply the rules allow.
+the base of its errors and the declared limits (not the game package, not the solver, its
+search, heuristics or tables). It knows the rules of an m,n,k game from three integers, and
+it walks the certificate's strategies over every reply the rules allow.
 
 A certificate (written by ``ttt solve --certificate FILE``; docs/reference/json.md) is JSON::
 
@@ -13,7 +12,14 @@ A certificate (written by ``ttt solve --certificate FILE``; docs/reference/json.
      "strategies": {"X": {"<position>": <cell>, ...}, "O": {...}}}
 
 Positions are row-major strings of ``X``, ``O`` and ``.`` (rows separated by ``/``); a cell
-is a 0-based row-major index. What each claim needs:
+is a 0-based row-major index. The claim is about ``position`` (the empty board if absent),
+which must be one that a game reaches and that is not decided yet (no line, an empty cell).
+The file is read strictly: at most :data:`~tttlab.limits.CERTIFICATE_BYTES` of UTF-8 JSON,
+nested at most :data:`~tttlab.limits.CERTIFICATE_DEPTH` deep, no duplicate or unknown keys,
+only integers (of at most :data:`~tttlab.limits.CERTIFICATE_DIGITS` digits, never a bool),
+``board`` (if present) the name of ``rows``, ``cols`` and ``k``, and every board of up to
+:data:`~tttlab.limits.SEARCH_CELLS` cells (every board the solver proves). Anything else is
+a :class:`CertificateError` of one line. What each claim needs:
 
 - ``"X wins"`` (or ``"O wins"``): the winner's strategy gives a legal move at every position
   where it is to move that is reached by the strategy against every legal reply of the other
@@ -32,17 +38,29 @@ The walk visits each position once (a position reached by two move orders is che
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from tttlab.errors import TttlabError
+from tttlab.limits import CERTIFICATE_BYTES, CERTIFICATE_DEPTH, CERTIFICATE_DIGITS, SEARCH_CELLS
 
-__all__ = ["CertificateError", "UnreadableCertificate", "Verdict", "verify", "verify_file"]
+__all__ = [
+    "CertificateError",
+    "UnreadableCertificate",
+    "Verdict",
+    "loads",
+    "verify",
+    "verify_file",
+]
 
 FORMAT = "tttlab-certificate"
 VERSION = 1
+#: The fields of a certificate; any other is refused (nothing in the file goes unchecked).
+FIELDS = ("format", "version", "board", "rows", "cols", "k", "position", "claim", "strategies")
 
 
 class CertificateError(TttlabError):
@@ -50,16 +68,31 @@ class CertificateError(TttlabError):
 
 
 class UnreadableCertificate(CertificateError):
-    """A file that is not a certificate at all (``ttt verify`` exits 2, not 1)."""
+    """A path that cannot be read at all: missing, a folder, not allowed (``ttt verify``
+    exits 2, as for any bad argument; a file that is read and refused exits 1)."""
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """What was checked: the claim, and the positions visited for each side's strategy."""
+    """What was checked: the board, the starting position (rows separated by ``/``), the
+    claim about it, and the positions visited for each side's strategy."""
 
     board: str
     claim: str
     positions: dict[str, int]
+    position: str
+
+    @property
+    def from_start(self) -> bool:
+        """Whether the claim is about the empty board (the game itself)."""
+        return set(self.position) <= {".", "/"}
+
+    def describe(self) -> str:
+        """What was verified, in words: the board, and the position unless it is empty."""
+        if self.from_start:
+            return f"{self.board} is {self.claim}"
+        mover = "X" if self.position.count("X") == self.position.count("O") else "O"
+        return f"{self.board} from {self.position} ({mover} to move) is {self.claim}"
 
 
 class _Rules:
@@ -78,11 +111,39 @@ class _Rules:
 
     def parse(self, text: str) -> str:
         board = text.replace("/", "")
-        if len(board) != self.cells or set(board) - {"X", "O", "."}:
-            raise CertificateError(f"not a position of this board: {text!r}")
+        if (
+            len(board) != self.cells
+            or set(board) - {"X", "O", "."}
+            or text not in (board, self.key(board))
+        ):
+            raise CertificateError(f"not a position of this board: {text[:80]!r}")
         x, o = board.count("X"), board.count("O")
         if x - o not in (0, 1):
             raise CertificateError(f"not a position of a game (X {x}, O {o}): {text!r}")
+        return board
+
+    def start(self, text: str) -> str:
+        """The starting position: one that a game reaches and that is not decided yet."""
+        board = self.parse(text)
+        key = self.key(board)
+        x = board.count("X")
+        lines = {
+            mark: [set(line) for line in self.lines if all(board[c] == mark for c in line)]
+            for mark in "XO"
+        }
+        if lines["X"] and lines["O"]:
+            raise CertificateError(f"no game reaches {key}: both X and O have a line")
+        for mark, moved_last in (("X", x != board.count("O")), ("O", x == board.count("O"))):
+            if lines[mark] and not moved_last:
+                raise CertificateError(
+                    f"no game reaches {key}: {mark} has a line, and the other side moved after"
+                )
+            if lines[mark] and not set.intersection(*lines[mark]):
+                raise CertificateError(f"no game reaches {key}: {mark}'s lines share no cell")
+            if lines[mark]:
+                raise CertificateError(f"the game is already decided at {key}: {mark} has a line")
+        if "." not in board:
+            raise CertificateError(f"the game is already decided at {key}: the board is full")
         return board
 
     def winner(self, board: str) -> str | None:
@@ -175,18 +236,35 @@ def _check_pairing(rules: _Rules, board: str, side: str, pairs: list[Any], key: 
             raise CertificateError(f"{key}: the pairing leaves the line {list(line)} uncovered")
 
 
+def _integer(certificate: dict[str, Any], name: str) -> int:
+    value = certificate.get(name)
+    if type(value) is not int:  # not a bool, a float or a string of digits
+        raise CertificateError(f"{name} must be an integer, not {value!r}"[:120])
+    return value
+
+
 def verify(certificate: dict[str, Any]) -> Verdict:
     """Check a certificate (parsed JSON); raises :class:`CertificateError` if it fails."""
-    if certificate.get("format") != FORMAT or certificate.get("version") != VERSION:
-        raise UnreadableCertificate(f"not a {FORMAT} version {VERSION} file")
-    try:
-        rows, cols, k = (int(certificate[name]) for name in ("rows", "cols", "k"))
-    except (KeyError, TypeError, ValueError):
-        raise CertificateError("rows, cols and k must be integers") from None
-    if not (1 <= rows <= 8 and 1 <= cols <= 8 and 1 <= k <= max(rows, cols)):
-        raise CertificateError(f"not a board: {rows}x{cols} with k={k}")
+    if not isinstance(certificate, dict) or certificate.get("format") != FORMAT:
+        raise CertificateError(f"this is not a {FORMAT} file")
+    unknown = sorted(set(certificate) - set(FIELDS))
+    if unknown:
+        raise CertificateError(f"unknown field {unknown[0]!r}"[:120])
+    if _integer(certificate, "version") != VERSION:
+        raise CertificateError(f"not a {FORMAT} version {VERSION} file")
+    rows, cols, k = (_integer(certificate, name) for name in ("rows", "cols", "k"))
+    if not (rows >= 1 and cols >= 1 and rows * cols <= SEARCH_CELLS and 1 <= k <= max(rows, cols)):
+        raise CertificateError(
+            f"not a board of at most {SEARCH_CELLS} cells: {rows}x{cols} with k={k}"
+        )
+    name = f"{rows}x{cols}k{k}"
+    if "board" in certificate and certificate["board"] != name:
+        raise CertificateError(f"board {certificate['board']!r} is not {name}"[:120])
     rules = _Rules(rows, cols, k)
-    root = rules.parse(str(certificate.get("position", "." * rules.cells)))
+    position = certificate.get("position", "." * rules.cells)
+    if not isinstance(position, str):
+        raise CertificateError(f"the position must be a string, not {position!r}"[:120])
+    root = rules.start(position)
     strategies = certificate.get("strategies")
     if not isinstance(strategies, dict):
         raise CertificateError("strategies must be an object")
@@ -197,31 +275,111 @@ def verify(certificate: dict[str, Any]) -> Verdict:
         needs = {"X": "hold", "O": "hold"}
     else:
         raise CertificateError(f"the claim must be 'X wins', 'O wins' or 'draw', not {claim!r}")
+    if set(strategies) - {"X", "O"}:
+        raise CertificateError("strategies may hold only X's and O's")
     for side in needs:
         if not isinstance(strategies.get(side), dict):
             raise CertificateError(f"the claim needs {side}'s strategy")
     visited = {
         side: _walk(rules, root, side, goal, strategies[side]) for side, goal in needs.items()
     }
-    return Verdict(f"{rows}x{cols}k{k}", str(claim), visited)
+    return Verdict(name, str(claim), visited, rules.key(root))
+
+
+def _refuse(reason: str) -> NoReturn:
+    raise CertificateError(reason)
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            _refuse(f"the key {key[:80]!r} appears twice in one object")
+        found[key] = value
+    return found
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > CERTIFICATE_DIGITS:
+        _refuse(f"a number of {len(text.lstrip('-')):,} digits (at most {CERTIFICATE_DIGITS})")
+    return int(text)
+
+
+def _not_an_integer(text: str) -> NoReturn:
+    _refuse(f"{text[:40]} is not an integer (a certificate holds integers only)")
+
+
+#: A JSON string, or one cut short by the end of the file (it always matches: linear time).
+_STRING = re.compile(r'"(?:[^"\\]+|\\.|\\\Z)*(?:"|\Z)', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_PAIR = re.compile(r"\(\)")
+
+
+def _too_deep(text: str) -> bool:
+    """Whether the brackets outside strings nest deeper than :data:`CERTIFICATE_DEPTH`, in
+    linear time: each round removes the innermost pairs, so a balanced file of depth d is
+    gone after d rounds (unbalanced ones are the parser's to refuse)."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    shape = brackets.translate(str.maketrans("[{]}", "(())"))
+    for _ in range(CERTIFICATE_DEPTH):
+        shape = _PAIR.sub("", shape)
+    return "(" in shape and ")" in shape[shape.index("(") :]
+
+
+def loads(raw: bytes) -> Any:
+    """The JSON of a certificate file, read strictly (see the module's doc); a file that is
+    not one raises :class:`CertificateError` in one line, whatever its bytes."""
+    if len(raw) > CERTIFICATE_BYTES:
+        _refuse(f"the file has over {CERTIFICATE_BYTES:,} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        _refuse(f"not UTF-8 text (byte {error.start})")
+    if _too_deep(text):
+        _refuse(f"JSON nested deeper than {CERTIFICATE_DEPTH} levels")
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_object,
+            parse_int=_int,
+            parse_float=_not_an_integer,
+            parse_constant=_not_an_integer,
+        )
+    except json.JSONDecodeError as error:
+        _refuse(f"not JSON: {error}")
+    except RecursionError:  # unbalanced brackets that _too_deep leaves to the parser
+        _refuse(f"JSON nested deeper than {CERTIFICATE_DEPTH} levels")
 
 
 def verify_file(path: str | Path) -> Verdict:
     """Check a certificate file; raises :class:`CertificateError` (also for a file that is
-    not a certificate)."""
+    not a certificate), :class:`UnreadableCertificate` for a path that cannot be read."""
     try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise UnreadableCertificate(f"cannot read {path}: {error}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise UnreadableCertificate(f"{path} is not a {FORMAT} file")
-    return verify(data)
+        with open(path, "rb") as file:
+            if os.fstat(file.fileno()).st_size > CERTIFICATE_BYTES:
+                _refuse(f"the file has over {CERTIFICATE_BYTES:,} bytes")
+            raw = file.read(CERTIFICATE_BYTES + 1)
+    except OSError as error:
+        raise UnreadableCertificate(f"cannot read {path}: {error.strerror or error}") from None
+    return verify(loads(raw))
+
+
+def main(argv: list[str]) -> int:
+    """``python -m tttlab.verifier FILE``: 0 verified, 1 rejected, 2 no file to read."""
+    if len(argv) != 1 or argv[0].startswith("-"):
+        print("usage: python -m tttlab.verifier FILE", file=sys.stderr)
+        return 2
+    try:
+        verdict = verify_file(argv[0])
+    except UnreadableCertificate as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except CertificateError as error:
+        print(f"rejected: {error}", file=sys.stderr)
+        return 1
+    print(f"verified: {verdict.describe()} ({verdict.positions})")
+    return 0
 
 
 if __name__ == "__main__":  # python -m tttlab.verifier FILE: the checker on its own
-    try:
-        verdict = verify_file(sys.argv[1])
-    except CertificateError as error:
-        print(f"rejected: {error}", file=sys.stderr)
-        sys.exit(1)
-    print(f"verified: {verdict.board} is {verdict.claim} ({verdict.positions})")
+    sys.exit(main(sys.argv[1:]))

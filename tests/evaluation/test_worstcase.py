@@ -245,6 +245,35 @@ def test_an_agent_that_plays_an_occupied_cell_is_refused() -> None:
         prove_worst_case(Cheat(), Geometry(), Player.X)
 
 
+class _HalfOccupied:
+    """Half its probability on a free cell, half on cell 0 even when it is taken: the exact
+    judge used to drop that half and report worst_case=2, while the proof refused it."""
+
+    name = "half"
+    deterministic = True
+
+    def move_probabilities(self, position: Position) -> dict[int, float]:
+        return {0: 0.5, position.legal_moves[-1]: 0.5}
+
+    def select_move(self, position: Position, rng: np.random.Generator) -> int:
+        return position.legal_moves[-1]
+
+    def move_values(self, position: Position) -> None:
+        return None
+
+
+@pytest.mark.parametrize("judge", ["exact", "proof"])
+def test_probability_on_an_occupied_cell_is_refused_by_both_judges(judge: str) -> None:
+    """One rule for both (tttlab.evaluate wraps such an object as user code, which refuses
+    it itself; the judges take it directly): the refusal names the position."""
+    judges: dict[str, Callable[[], object]] = {
+        "exact": lambda: evaluate_seats(_HalfOccupied(), Geometry(), (Player.O,)),
+        "proof": lambda: prove_worst_case(_HalfOccupied(), Geometry(), Player.O),
+    }
+    with pytest.raises(AgentError, match=r"^half plays an occupied cell in X\.\./\.\.\./\.\.\.$"):
+        judges[judge]()
+
+
 @pytest.mark.parametrize("broken", ["nan", "zero"])
 def test_an_agent_that_plays_no_move_is_refused_by_every_judge(broken: str) -> None:
     """A network whose weights are all NaN (or a table of zeros, playing nothing) was proved

@@ -11,11 +11,13 @@ import threading
 import numpy as np
 import pytest
 
+from tttlab.errors import TttlabError
 from tttlab.game import Geometry, Position, state_space
 from tttlab.solvers import solve_table
 from tttlab.solvers.bitboard import (
     UNLIMITED_NODES,
     ProofTable,
+    ProofTableBoardError,
     SearchStopped,
     SearchTooLarge,
     prove,
@@ -153,3 +155,20 @@ def test_a_ctrl_c_stops_the_search_at_once_and_forgets_its_half_work() -> None:
         signal.signal(signal.SIGINT, previous)
     assert shared.entries == 0
     assert not shared.rows[:, 2].any()  # every slot empty
+
+
+def test_a_proof_table_belongs_to_one_board() -> None:
+    """4x4k4 is a draw alone; after 4x4k3 had used its table it proved a win for X. Now the
+    table refuses the second board, and the first board's value stands."""
+    alone = prove(Position.initial(Geometry(4, 4, 4)), table_bits=16).value
+    assert alone == 0
+    shared = ProofTable(16)
+    assert prove(Position.initial(Geometry(4, 4, 4)), table=shared).value == alone
+    with pytest.raises(ProofTableBoardError, match="holds 4x4k4's proofs, not 4x4k3's"):
+        prove(Position.initial(Geometry(4, 4, 3)), table=shared)
+    assert isinstance(ProofTableBoardError("x"), TttlabError)
+    assert prove(Position.initial(Geometry(4, 4, 4)), table=shared).value == alone
+    other = ProofTable(16)
+    assert prove(Position.initial(Geometry(4, 4, 3)), table=other).value == 1
+    with pytest.raises(ProofTableBoardError):
+        prove(Position.initial(Geometry(4, 4, 4)), table=other)

@@ -113,7 +113,7 @@ def test_a_strategy_that_lets_the_other_side_win_is_rejected(win34: dict[str, An
 
 def test_files_that_are_not_certificates_are_rejected(tmp_path: Path) -> None:
     for text, fragment in [
-        ("not json", "cannot read"),
+        ("not json", "not JSON"),
         ("[1, 2]", "is not a tttlab-certificate file"),
         ('{"format": "other"}', "is not a tttlab-certificate file"),
         ('{"format": "tttlab-certificate", "version": 7}', "version 1"),

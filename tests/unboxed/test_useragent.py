@@ -35,10 +35,9 @@ def test_a_jax_batched_policy_is_judged_in_batches() -> None:
     reference = tttlab.evaluate(batched_first)
     assert evaluation.to_dict() == reference.to_dict()
     space = state_space(G3)
-    judged = [n for n in calls if n > 2]  # after detection: each seat's batch, twice
-    assert sorted(judged) == sorted(
-        2 * [int((~space.terminal & (space.to_move == s)).sum()) for s in (1, 2)]
-    )
+    judged = [n for n in calls if n > 2]  # each seat's batch, then shuffled in two halves
+    seats = [int((~space.terminal & (space.to_move == s)).sum()) for s in (1, 2)]
+    assert sorted(judged) == sorted(x for n in seats for x in (n, (n + 1) // 2, n // 2))
 
 
 def test_a_policy_that_answers_differently_is_judged_as_sampled() -> None:
@@ -178,3 +177,46 @@ def test_only_user_code_that_answered_two_ways_is_judged_again_from_samples() ->
 
     with pytest.raises(NotDeterministic, match="another agent's"):
         sampling_if_it_differs(PerfectAgent(G3), differs)
+
+
+def _pairwise(base: Any, batched: bool) -> Any:
+    """``base``'s answers, or the next legal cell after them, turn about: the turn changes at
+    each call except one that repeats the call before it (the same position, or batch), which
+    gets the same answer. Asked twice in a row, it always agrees with itself."""
+    last: list[Any] = [None, None]  # the previous call's question and answer
+    turn = iter(range(10**9))
+
+    def flip(moves: Any, masks: Any) -> Any:
+        out = []
+        for move, mask in zip(moves, masks, strict=True):
+            legal = list(np.flatnonzero(mask))
+            out.append(legal[(legal.index(int(move)) + 1) % len(legal)])
+        return np.array(out)
+
+    def target(observations: Any, masks: Any) -> Any:
+        question = (np.asarray(observations).tobytes(), np.asarray(masks).tobytes())
+        if question != last[0]:
+            moves = base(observations, masks)
+            last[:] = [question, flip(moves, masks) if next(turn) % 2 else moves]
+        return last[1]
+
+    if batched:
+        return target
+    return lambda observation, mask: int(target(observation[None], mask[None])[0])
+
+
+@pytest.mark.parametrize("batched", [False, True], ids=["one-by-one", "batched"])
+def test_code_that_agrees_within_each_pair_of_calls_is_found_out(batched: bool) -> None:
+    """Each position is asked again only after others, in a shuffled order: an answer that
+    changes every second call is not deterministic, by the exact judge and by the proof."""
+    policy = _pairwise(batched_first, batched)
+    convention = "batched" if batched else "gym"
+    evaluation = tttlab.evaluate(policy, convention=convention, board="2x3k2")
+    assert evaluation.sampled
+    agent = user_agent(_pairwise(batched_first, batched), G3, convention=convention)
+    assert isinstance(agent, UserAgent)
+    with pytest.raises(NotDeterministic, match="twice"):
+        agent.policy_matrix(Player.X)
+    proof_agent = user_agent(_pairwise(batched_first, batched), G3, convention=convention)
+    with pytest.raises(AgentError, match="not deterministic"):
+        tttlab.evaluate(proof_agent, seat="X", prove=True)

@@ -213,13 +213,17 @@ def on_rows(
 def check_rows(
     name: str, geometry: Geometry, boards: npt.NDArray[Any], probs: npt.NDArray[np.float64]
 ) -> None:
-    """Refuse move probabilities that play no move (a row that is not finite, has a negative
-    entry, or sums to 0): no judge may drop such a position from the games it counts."""
+    """The one legality rule for an agent's rows, which every judge applies (the exact judge
+    and the proof alike): refuse move probabilities that play no move (a row that is not
+    finite, has a negative entry, or sums to 0), so that no judge drops such a position from
+    the games it counts, and any probability on an occupied cell, naming the position."""
     bad = ~np.isfinite(probs).all(axis=1) | (probs < 0).any(axis=1) | ~(probs.sum(axis=1) > 0)
-    if bad.any():
-        at = int(np.flatnonzero(bad)[0])
-        shown = Position(geometry, tuple(int(c) for c in boards[at][: geometry.cells]))
-        raise AgentError(f"{name} plays no move at {shown.to_string('/')}")
+    occupied = ((probs != 0) & (np.asarray(boards)[:, : geometry.cells] != 0)).any(axis=1)
+    for rows, what in ((bad, "plays no move at"), (occupied, "plays an occupied cell in")):
+        if rows.any():
+            at = int(np.flatnonzero(rows)[0])
+            shown = Position(geometry, tuple(int(c) for c in boards[at][: geometry.cells]))
+            raise AgentError(f"{name} {what} {shown.to_string('/')}")
 
 
 def probability_rows(

@@ -3,13 +3,14 @@ and turns every expected failure into one line on stderr with exit code 2."""
 
 from __future__ import annotations
 
-import os
 import sys
 import warnings
 
 import click
 
 from tttlab import __version__
+from tttlab._oneline import run_command
+from tttlab._verify_cmd import EXAMPLES as VERIFY_EXAMPLES
 from tttlab.cli.arena_cmd import arena_command
 from tttlab.cli.check_cmd import check_command
 from tttlab.cli.demo_cmd import demo_command
@@ -22,7 +23,6 @@ from tttlab.cli.solve_cmd import solve_command
 from tttlab.cli.sweep_cmd import sweep_command
 from tttlab.cli.train_cmd import train_command
 from tttlab.cli.verify_cmd import verify_command
-from tttlab.errors import TttlabError
 
 __all__ = ["EXAMPLES", "cli", "main"]
 
@@ -59,7 +59,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "ttt mdp --as O --explain",
         "ttt mdp --opponent perfect --gamma 0.9 --out mdp.npz",
     ),
-    "verify": ("ttt verify 654.json", "ttt verify 654.json --json"),
+    "verify": VERIFY_EXAMPLES,
     "train": (
         "ttt train q --episodes 20000 --seed 0 --out q.npz",
         "ttt train td --episodes 200000 --out td.npz --curve td.png --log td.jsonl",
@@ -120,29 +120,4 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``ttt`` console script."""
     args = sys.argv[1:] if argv is None else argv
     warnings.showwarning = _one_line_warning  # e.g. a damaged table cache: one line
-    try:
-        result = cli.main(args=args, prog_name="ttt", standalone_mode=False)
-    except click.UsageError as error:
-        where = f"ttt {error.ctx.command_path.removeprefix('ttt').strip()}" if error.ctx else "ttt"
-        sys.stderr.write(f"{where.strip()}: error: {error.format_message()}\n")
-        return 2
-    except TttlabError as error:  # what the user asked for cannot be done: one line
-        sys.stderr.write(f"ttt: error: {error}\n")
-        return 2
-    except click.ClickException as error:
-        sys.stderr.write(f"ttt: error: {error.format_message()}\n")
-        return error.exit_code
-    except (click.Abort, KeyboardInterrupt):  # Ctrl-C anywhere outside training's own handler
-        sys.stderr.write("ttt: interrupted\n")
-        return 130
-    except BrokenPipeError:
-        return 0
-    except Exception as error:  # a bug: still one line, unless debugging
-        if os.environ.get("TTTLAB_DEBUG"):
-            raise
-        sys.stderr.write(
-            f"ttt: internal error: {type(error).__name__}: {error} "
-            "(set TTTLAB_DEBUG=1 for the traceback, and please report it)\n"
-        )
-        return 1
-    return result if isinstance(result, int) else 0
+    return run_command(cli, args, "ttt")

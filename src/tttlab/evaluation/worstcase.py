@@ -202,12 +202,7 @@ def prove_worst_case(
                 break  # a loss is proved and the time is up: stop as after_loss does
             decisions += ids.size
             probs = np.concatenate(asked)
-            check_rows(agent.name, geometry, boards, probs)
-            played = probs > 0
-            if (played & ~legal).any():
-                bad = int(np.flatnonzero((played & ~legal).any(axis=1))[0])
-                shown = Position(geometry, tuple(int(c) for c in boards[bad, :cells]))
-                raise AgentError(f"{agent.name} plays an occupied cell in {shown.to_string('/')}")
+            check_rows(agent.name, geometry, boards, probs)  # the exact judge's rule too
             probs = probs / probs.sum(axis=1, keepdims=True)
         else:
             probs = legal / legal.sum(axis=1, keepdims=True)

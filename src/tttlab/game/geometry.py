@@ -15,12 +15,13 @@ import numpy as np
 import numpy.typing as npt
 
 from tttlab.errors import TttlabError
+from tttlab.limits import SEARCH_CELLS
 
 __all__ = ["DEFAULT", "MAX_CELLS", "PLAY_CELLS", "Geometry", "GeometryError", "int64_word"]
 
 #: The largest board: its two bitboards fit 64-bit words (8×8). Past :data:`PLAY_CELLS`
 #: only the proof search (``ttt solve``) and the certificate checker take it.
-MAX_CELLS = 64
+MAX_CELLS = SEARCH_CELLS
 #: The largest board that tttlab plays, learns and judges: its base-3 state id fits an int64
 #: (3**39 < 2**63), which tables, judges and agents index by.
 PLAY_CELLS = 39

@@ -1,10 +1,11 @@
 """The user code agent: a tttlab agent that asks someone's code for each move, under one
 of the conventions of :mod:`tttlab.unboxed.adapters`, and never believes it about itself.
 
-Each position a judge needs is asked twice (a batched policy: each batch twice), and the two
-answers must agree; where they differ, :class:`~tttlab.errors.NotDeterministic` says where,
-and the exact judge asks :data:`SAMPLES` answers per position instead. What the code
-raises, and any illegal move, becomes one :class:`~tttlab.errors.AgentError` line.
+Each position a judge needs is asked twice, again only after the batch's other positions, in
+a shuffled order (a batched policy: in two calls at least), and the answers must agree; where
+they differ, :class:`~tttlab.errors.NotDeterministic` says where, and the exact judge asks
+:data:`SAMPLES` answers per position instead. What the code raises, and any illegal move,
+becomes one :class:`~tttlab.errors.AgentError` line.
 """
 
 from __future__ import annotations
@@ -52,6 +53,10 @@ class UserAgent:
     #: Where two answers differed (the position, the two answers), once they did.
     _differed: str | None = field(default=None, repr=False)
     _asked: int = field(default=0, repr=False)  # positions asked twice
+    #: Shuffles the order in which positions are asked again (seeded: the same every run).
+    probe_rng: np.random.Generator = field(
+        default_factory=lambda: np.random.default_rng(0), repr=False
+    )
 
     @property
     def sampled(self) -> bool:
@@ -261,6 +266,36 @@ class UserAgent:
             self._asked += 1
         return self._memo[key]
 
+    def probe(self, positions: list[Position]) -> None:
+        """Ask each position not known yet once, then each again in a shuffled order, so
+        that other positions are asked between its two answers; they must agree (else
+        :class:`NotDeterministic`). Afterwards :meth:`move_probabilities` knows them all."""
+        todo = list({p.id: p for p in positions if p.id not in self._memo}.values())
+        for position in todo:
+            check_playable(self.geometry, position)
+        if not self.deterministic or len(todo) < 2:
+            for position in todo:
+                self.move_probabilities(position)
+            return
+        first = [self._answer(p) for p in todo]
+        for i in self.probe_rng.permutation(len(todo)):
+            again = self._answer(todo[i])
+            if again != first[i]:
+                raise self._disagree(todo[i], _said(first[i]), _said(again))
+        self._memo.update((p.id, answer) for p, answer in zip(todo, first, strict=True))
+        self._asked += len(todo)
+
+    def move_probability_rows(self, boards: npt.NDArray[Any], mover: int) -> Any:
+        """Move probabilities for a batch of boards (the proof's), probed as a batch."""
+        cells = self.geometry.cells
+        positions = [Position(self.geometry, tuple(int(c) for c in b[:cells])) for b in boards]
+        self.probe(positions)
+        out = np.zeros((len(positions), cells))
+        for i, position in enumerate(positions):
+            for move, p in self._memo[position.id].items():
+                out[i, move] = p
+        return out
+
     def move_values(self, position: Position) -> Mapping[int, float] | None:
         if self.convention != "agent":
             return None
@@ -272,31 +307,56 @@ class UserAgent:
         return self._run(position, "move_values ", values)
 
     def policy_matrix(self, side: Player) -> npt.NDArray[np.float64]:
-        """Move probabilities at every position where ``side`` moves (the exact judge's
-        fast path: a batched policy is asked in a few calls, each batch twice)."""
+        """Move probabilities where ``side`` moves (the exact judge's fast path), probed."""
         space = state_space(self.geometry)
         rows = space.decisions(side)
         out = np.zeros((space.size, self.geometry.cells))
         if self.convention in ("batched", "sb3"):
-            for start in range(0, len(rows), _BATCH):
-                chunk = rows[start : start + _BATCH]
-                observations, masks = _inputs(space, chunk, int(side))
-                answers = [
-                    self._ask_batch(observations, masks)
-                    for _ in range(2 if self.deterministic else SAMPLES)
-                ]
-                for moves in answers:
-                    _check_legal(self.name, space, chunk, moves)
-                    out[chunk, moves] += 1.0 / len(answers)
-                if self.deterministic and not np.array_equal(answers[0], answers[1]):
-                    bad = int(np.flatnonzero(answers[0] != answers[1])[0])
-                    where = space.position(int(chunk[bad]))
-                    raise self._disagree(where, answers[0][bad], answers[1][bad])
-                self._asked += len(chunk)
-            return out
-        for i in rows:
-            for move, p in self.move_probabilities(space.position(int(i))).items():
+            return self._batched_matrix(space, rows, side, out)
+        positions = [space.position(int(i)) for i in rows]
+        self.probe(positions)
+        for i, position in zip(rows, positions, strict=True):
+            for move, p in self.move_probabilities(position).items():
                 out[i, move] = p
+        return out
+
+    def _batched_matrix(
+        self,
+        space: StateSpace,
+        rows: npt.NDArray[np.intp],
+        side: Player,
+        out: npt.NDArray[np.float64],
+    ) -> npt.NDArray[np.float64]:
+        """A batched policy's matrix: every batch asked once, then every position again in
+        a shuffled order, in batches of at most half the positions (so never the same call
+        twice in a row); or, sampling, each batch :data:`SAMPLES` times."""
+
+        def ask(at: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+            observations, masks = _inputs(space, rows[at], int(side))
+            moves = self._ask_batch(observations, masks)
+            _check_legal(self.name, space, rows[at], moves)
+            return moves
+
+        chunks = np.array_split(np.arange(len(rows)), range(_BATCH, len(rows), _BATCH))
+        if not self.deterministic:
+            for at in chunks:
+                for _ in range(SAMPLES):
+                    out[rows[at], ask(at)] += 1.0 / SAMPLES
+            return out
+        first = np.zeros(len(rows), dtype=np.int64)
+        again = np.zeros(len(rows), dtype=np.int64)
+        for at in chunks:
+            first[at] = ask(at)
+        order = self.probe_rng.permutation(len(rows))
+        half = max(1, min(_BATCH, -(-len(rows) // 2)))
+        for s in range(0, len(rows), half):
+            at = order[s : s + half]
+            again[at] = ask(at)
+        if not np.array_equal(first, again):
+            bad = int(np.flatnonzero(first != again)[0])
+            raise self._disagree(space.position(int(rows[bad])), first[bad], again[bad])
+        out[rows, first] = 1.0
+        self._asked += len(rows)
         return out
 
 
