@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.usercode.test_check import variant
+from tests.usercode.test_course import course_folder
 from tttlab.usercode import box, sandbox
 from tttlab.usercode.grading import check_cs50, check_path
 
@@ -94,12 +94,8 @@ def test_a_file_that_forges_minimax_on_the_empty_board_and_exits_is_no_pass(
 
 
 def test_a_value_table_kept_as_a_column_is_read_as_numbers(tmp_path: Path) -> None:
-    folder = tmp_path / "student"
-    shutil.copytree(CORPUS / "course", folder)
-    source = (folder / "Environment.py").read_text()
-    old = "V = np.zeros(env.num_states)"
-    assert old in source
-    (folder / "Environment.py").write_text(source.replace(old, "V = np.zeros((env.num_states, 1))"))
+    column = ("V = np.zeros(env.num_states)", "V = np.zeros((env.num_states, 1))")
+    folder = course_folder(tmp_path, [column])
     report = check_path(folder, only=("initialV_x", "initialV_o"))
     assert report.ok, report.as_json()
 
@@ -256,12 +252,8 @@ def test_what_a_submission_does_in_the_box_is_its_own_fail(name: str, tmp_path: 
 def test_a_value_table_under_the_functions_name_is_its_fail(tmp_path: Path) -> None:
     """``initialV_x = np.zeros(...)``: not a function, a fail of its own (its truth value
     raised in the grader's worker, once read as the grader's failure)."""
-    folder = tmp_path / "student"
-    shutil.copytree(CORPUS / "course", folder)
-    source = (folder / "Environment.py").read_text()
-    old = "def initialV_x(env, triples):\n    return initial_values(env, triples, env.x)\n"
-    assert old in source
-    (folder / "Environment.py").write_text(source.replace(old, "initialV_x = np.zeros(3**9)\n"))
+    function = "def initialV_x(env, triples):\n    return initial_values(env, triples, env.x)\n"
+    folder = course_folder(tmp_path, [(function, "initialV_x = np.zeros(3**9)\n")])
     report = check_path(folder, only=("initialV_x",))
     assert report.status == "fail", report.as_json()
     example = report.checks["initialV_x"].example
