@@ -49,6 +49,7 @@ __all__ = [
     "UNLIMITED_NODES",
     "Proof",
     "ProofTable",
+    "ProofTableBoardError",
     "SearchStopped",
     "SearchTooLarge",
     "prove",
@@ -66,8 +67,14 @@ class SearchTooLarge(TttlabError):
     """A proof search that is refused, or that ran out of its node budget."""
 
 
+class ProofTableBoardError(TttlabError):
+    """A proof table used for a board other than the one whose proofs it holds."""
+
+
 class ProofTable:
-    """The proof search's transposition table, which several proofs on one board may share:
+    """The proof search's transposition table, which several proofs on one board may share
+    (one board only: its first proof binds it, and another board raises
+    :class:`ProofTableBoardError`, since its entries would be taken for the other's):
     an entry is a fact about a position (its value for the mover, or a bound on it), true
     whatever the root, so a later proof reuses what an earlier one found. Judging many
     positions of one game (sampled evaluation) then costs far less than a table per proof.
@@ -87,6 +94,16 @@ class ProofTable:
                 self._memory.madvise(mmap.MADV_HUGEPAGE)
         self.rows = np.frombuffer(self._memory, dtype=np.int64).reshape(-1, 3)
         self.entries = 0
+        self.geometry: Geometry | None = None  # the board, from its first proof
+
+    def bind(self, geometry: Geometry) -> None:
+        """Hold ``geometry``'s proofs only: raise if the table holds another board's."""
+        if self.geometry is None:
+            self.geometry = geometry
+        elif self.geometry != geometry:
+            raise ProofTableBoardError(
+                f"this proof table holds {self.geometry.name}'s proofs, not {geometry.name}'s"
+            )
 
     #: Bytes per slot.
     SLOT_BYTES = 24
@@ -99,6 +116,7 @@ class ProofTable:
         """Forget everything (after a search stopped half-way, whose entries are not facts)."""
         self.rows[:, 2] = 0
         self.entries = 0
+        self.geometry = None  # empty: any board's again
 
 
 class SearchStopped(SearchTooLarge):
@@ -194,6 +212,7 @@ def prove(
         if mark:
             imgs[:, mark - 1] |= t.bitw[:, c]
     table = table if table is not None else ProofTable(table_bits)
+    table.bind(g)
     # visited, budget, stored, stop, the root's best move
     nodes = np.array([0, node_budget, table.entries, 0, -1], dtype=np.int64)
     depth = g.cells + 1
