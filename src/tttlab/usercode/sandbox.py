@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,28 @@ __all__ = ["ABANDON", "Job", "RawRun", "run_job"]
 #: Set to end every box that is running (``ttt check -j``: a Ctrl-C in the main thread
 #: stops the grading threads, each within a tenth of a second, its box removed).
 ABANDON = threading.Event()
+
+#: The boxes running on each CPU of this process (``ttt check -j`` runs several at once):
+#: each box's caller and worker share one CPU (see the caller), the least busy one.
+_ON_CPU: dict[int, int] = {}
+_CPUS = threading.Lock()
+
+
+@contextlib.contextmanager
+def _a_cpu() -> Iterator[int | None]:
+    """The least busy CPU this process may run on, held for one box (None: no affinity)."""
+    if not hasattr(os, "sched_getaffinity"):
+        yield None
+        return
+    with _CPUS:
+        cpu = min(sorted(os.sched_getaffinity(0)), key=lambda c: _ON_CPU.get(c, 0))
+        _ON_CPU[cpu] = _ON_CPU.get(cpu, 0) + 1
+    try:
+        yield cpu
+    finally:
+        with _CPUS:
+            _ON_CPU[cpu] -= 1
+
 
 #: How long a finished box's leftover processes may keep its pipes open.
 DRAIN_SECONDS = 1.0
@@ -82,7 +104,7 @@ class Job:
     def import_seconds(self) -> float:
         return min(self.time_limit, 30.0)
 
-    def as_json(self, stage: str | None, processes: int) -> dict[str, Any]:
+    def as_json(self, stage: str | None, processes: int, cpu: int | None = None) -> dict[str, Any]:
         module = self.module or (self.files[0] if self.files else "")
         stem = Path(module).stem
         return {
@@ -102,6 +124,7 @@ class Job:
             "import_seconds": self.import_seconds,
             "answer_bytes": [self.answer_bytes(cases) for _, cases, _ in self.phases],
             "stage": stage,
+            "cpu": cpu,
             "limits": {
                 "RLIMIT_AS": self.memory_mb * 2**20,
                 "RLIMIT_CPU": int(self.time_limit) + 5,
@@ -238,13 +261,13 @@ def run_job(job: Job, boxed: bool) -> RawRun:
     return everything it reported that can be believed."""
     raw = RawRun()
     uid = box.run_as()
-    with tempfile.TemporaryDirectory(prefix="ttt-check-") as folder:
+    with tempfile.TemporaryDirectory(prefix="ttt-check-") as folder, _a_cpu() as cpu:
         grader, work = Path(folder) / "grader", Path(folder) / "work"
         shutil.copytree(_BOXSIDE, grader, ignore=shutil.ignore_patterns("__pycache__"))
         box.private_copy(job.path, work)
         processes = BOX_PROCESSES + (box.processes_of(uid if uid is not None else os.getuid()))
         stage = str(box.BOX / "submission") if boxed else None
-        (grader / "job.json").write_text(json.dumps(job.as_json(stage, processes)))
+        (grader / "job.json").write_text(json.dumps(job.as_json(stage, processes, cpu)))
         for path in (Path(folder), *grader.rglob("*"), grader, work, *work.rglob("*")):
             path.chmod(0o755 if path.is_dir() else 0o644)
         if uid is not None and not boxed:

@@ -1,0 +1,196 @@
+"""The worker, seen from the caller: one process and its two pipes, asked one question at a
+time, each with a fresh random number its answer must repeat (standard library only). Its
+clock is the caller's: a call that runs past its limit, ends the worker, or answers out of
+the protocol is :class:`Gone`, with the outcome that says how.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+__all__ = ["READY_SECONDS", "STARVED_TIMES", "Gone", "Worker"]
+
+#: Seconds the worker has to say it is ready (a Python starting in a box, on a busy machine).
+READY_SECONDS = 60.0
+#: A call's limit counts its worker's CPU time: a call that ran out of time on the clock
+#: without having had the CPU time of its limit (a busy machine, a process starved) waits
+#: on, up to this many times its limit on the clock; one that slept or waited that long
+#: has not returned within its limit.
+STARVED_TIMES = 10
+#: Clock ticks a second, the unit of /proc's CPU times.
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+class Gone(Exception):
+    """The worker did not answer: ``outcome`` says how (``["t"]``, ``["k", how]``,
+    ``["b", why]``)."""
+
+    def __init__(self, outcome: list[Any]) -> None:
+        super().__init__(outcome)
+        self.outcome = outcome
+
+
+class Worker:
+    """One worker process and its two pipes, asked one question at a time."""
+
+    def __init__(self, job_path: str) -> None:
+        entry = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__main__.py")
+        self.process = subprocess.Popen(
+            [sys.executable, "-I", "-B", entry, "worker", job_path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            start_new_session=True,
+        )
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
+        self.to, self.back = self.process.stdin.fileno(), self.process.stdout.fileno()
+        os.set_blocking(self.to, False)
+        os.set_blocking(self.back, False)
+        self.writing, self.reading = select.poll(), select.poll()
+        self.writing.register(self.to, select.POLLOUT)
+        self.reading.register(self.back, select.POLLIN)
+        self.buffer = bytearray()
+        try:  # read again at every question: kept open (opening it costs as much as a call)
+            self.stat: int | None = os.open(f"/proc/{self.process.pid}/stat", os.O_RDONLY)
+        except OSError:
+            self.stat = None
+
+    def ready(self) -> str | None:
+        """None once the worker says it is ready; else why it is not (the grader's failure:
+        none of the student's code has run yet)."""
+        try:
+            line = self._line(time.monotonic() + READY_SECONDS, 4096)
+        except Gone as gone:
+            how = gone.outcome[1] if len(gone.outcome) > 1 else "it did not say it was ready"
+            return f"the box's worker did not start: {how}"
+        if line != b'{"ready":true}':
+            return "the box's worker did not start: it said something else first"
+        return None
+
+    def ask(self, question: dict[str, Any], seconds: float | None, allowance: int) -> Any:
+        """The answer to ``question`` (a dict with the question's own number as ``n``), or
+        :class:`Gone`; lines that answer another question are dropped."""
+        start, cpu = time.monotonic(), self.cpu()
+        deadline = None if seconds is None else start + seconds
+        nonce = os.urandom(8).hex()
+        question["n"] = nonce
+        self._send(json.dumps(question).encode() + b"\n", deadline)
+        while True:
+            try:
+                line = self._line(deadline, allowance)
+            except Gone as gone:
+                later = self._starved(gone, start, seconds, cpu)
+                if later is None:
+                    raise
+                deadline = later
+                continue
+            try:
+                answer = json.loads(line)
+            except (ValueError, RecursionError):
+                raise Gone(["b", "a line that is not JSON"]) from None
+            if type(answer) is not dict:
+                raise Gone(["b", "a line that is not an answer"])
+            if answer.get("n") == nonce:
+                return answer
+
+    def cpu(self) -> float | None:
+        """The worker's CPU time so far, in seconds (None where /proc cannot say)."""
+        if self.stat is None:
+            return None
+        try:
+            fields = os.pread(self.stat, 1024, 0).rsplit(b")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / TICKS
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def _starved(
+        self, gone: Gone, start: float, seconds: float | None, cpu: float | None
+    ) -> float | None:
+        """A later deadline when the call ran out of time without having had the CPU time
+        the limit gives it (a busy machine's delay is not the student's), up to
+        :data:`STARVED_TIMES` the limit in all; else None: the time was the call's."""
+        now = self.cpu()
+        if gone.outcome != ["t"] or seconds is None or cpu is None or now is None:
+            return None
+        left = seconds - (now - cpu)
+        cap = start + seconds * STARVED_TIMES
+        if left < 0.05 or time.monotonic() >= cap:
+            return None
+        return min(cap, time.monotonic() + left)
+
+    def _send(self, data: bytes, deadline: float | None) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self.to, view) :]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:
+                raise Gone(["k", self._ended()]) from None
+            self._wait(self.writing, deadline)
+
+    def _line(self, deadline: float | None, most: int) -> bytes:
+        while b"\n" not in self.buffer:
+            if len(self.buffer) > most:
+                raise Gone(["b", f"an answer of more than {most:,} bytes"])
+            self._wait(self.reading, deadline)
+            try:
+                chunk = os.read(self.back, 1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise Gone(["k", self._ended()])
+            self.buffer += chunk
+        end = self.buffer.index(b"\n")
+        line = bytes(self.buffer[:end])
+        del self.buffer[: end + 1]
+        if len(line) > most:
+            raise Gone(["b", f"an answer of more than {most:,} bytes"])
+        return line
+
+    def _wait(self, poll: select.poll, deadline: float | None) -> None:
+        """Until the pipe is ready (or has closed); :class:`Gone` at the deadline, or as
+        soon as the worker has ended (a process it started may still hold its pipe)."""
+        while True:
+            left = None if deadline is None else deadline - time.monotonic()
+            if poll.poll(100 if left is None else max(0, min(100, int(left * 1000) + 1))):
+                return
+            if self.process.poll() is not None:
+                raise Gone(["k", self._ended()])
+            if left is not None and left <= 0:
+                raise Gone(["t"])
+
+    def _ended(self) -> str:
+        try:
+            code = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return "it closed its pipe"
+        if code < 0:
+            with contextlib.suppress(ValueError):
+                return f"killed by {signal.Signals(-code).name}"
+        return f"exit code {code}"
+
+    def end(self) -> None:
+        """End the worker and whatever it started in its session."""
+        with contextlib.suppress(OSError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        self.process.wait()
+        if self.stat is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.stat)
+            self.stat = None
+        for pipe in (self.process.stdin, self.process.stdout):
+            with contextlib.suppress(OSError):
+                if pipe is not None:
+                    pipe.close()
