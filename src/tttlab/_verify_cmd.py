@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from tttlab._oneline import run_command
+from tttlab.errors import TttlabError
 from tttlab.verifier import CertificateError, UnreadableCertificate, verify_file
 
 __all__ = ["EXAMPLES", "main", "verify_command"]
@@ -23,7 +24,7 @@ __all__ = ["EXAMPLES", "main", "verify_command"]
 EXAMPLES = ("ttt verify 654.json", "ttt verify 654.json --json")
 
 
-class _Unreadable(click.ClickException):
+class _Unreadable(click.ClickException, TttlabError):
     """A path that cannot be read: exit 2, as for any bad argument of ``ttt``."""
 
     exit_code = 2

@@ -186,9 +186,9 @@ def test_check_a_file_and_read_its_first_counterexample(lab, browser, tmp_path) 
 
 
 def test_a_hostile_upload_is_contained_and_the_page_says_so(lab, browser, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """It writes to the host's /tmp, forges the grader's channel and prints markup: the
-    file lands in the box's own /tmp, the forged lines make it ``error``, and the page shows
-    its words as text."""
+    """It writes to the host's /tmp, forges the grader's lines on every descriptor and prints
+    markup: the file lands in the box's own /tmp, the forged lines spoil its own answer (its
+    ``FAIL``, never the grader's error), and the page shows its words as text."""
     url, _ = lab
     marker = tmp_path / "escaped"
     hostile = (CORPUS / "memo_minimax.py").read_text() + (
@@ -210,8 +210,8 @@ def test_a_hostile_upload_is_contained_and_the_page_says_so(lab, browser, tmp_pa
         "() => /ERROR|FAIL|pass/.test(document.getElementById('check-status').textContent)",
         timeout=120_000,
     )
-    assert str(page.text_content("#check-status")).startswith("tictactoe.py: ERROR")
-    assert "wrote to the grader's channel" in str(page.text_content("#check-problems"))
+    assert str(page.text_content("#check-status")).startswith("tictactoe.py: FAIL")
+    assert "gave no answer the grader can read" in str(page.text_content("#check-problems"))
     assert page.locator("#check-problems b").count() == 0  # shown as text, never as markup
     assert not marker.exists()
     _finish(page, errors, "lab-check-hostile")
