@@ -92,7 +92,7 @@ def _failure(raw: RawRun) -> str | None:
 
 
 _COST = {
-    "t": "did not return within {limit:g} s on {board}",
+    "t": "{function} did not return within {limit:g} s on {board}",
     "k": "the process ended in {function} on {board} ({how})",
     "b": "{function} gave no answer the grader can read on {board} ({how})",
 }
@@ -130,11 +130,7 @@ def _problems(raw: RawRun, job: Job, calls: Plan) -> list[str]:
             text = _COST[last[0]].format(
                 limit=job.call_seconds, board=board, function=function, how=how
             )
-            problems.append(
-                f"{function} {text}; its later boards were skipped"
-                if last[0] == "t"
-                else f"{text}; its later boards were skipped"
-            )
+            problems.append(f"{text}; its later boards were skipped")
     if raw.stopped:
         problems.append(f"the later checks were not run: {raw.stopped}")
     running = next((f for f in calls.cases if f in raw.results and f not in raw.finished), None)

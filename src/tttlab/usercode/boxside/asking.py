@@ -78,7 +78,8 @@ class Worker:
     def ask(self, question: dict[str, Any], seconds: float | None, allowance: int) -> Any:
         """The answer to ``question`` (a dict with the question's own number as ``n``), or
         :class:`Gone`; lines that answer another question are dropped."""
-        start, cpu = time.monotonic(), self.cpu()
+        start = time.monotonic()
+        cpu = None if seconds is None else self.cpu()  # only a limited call needs it
         deadline = None if seconds is None else start + seconds
         nonce = os.urandom(8).hex()
         question["n"] = nonce

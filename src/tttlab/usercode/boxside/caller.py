@@ -1,8 +1,9 @@
 """The caller: the process in the box that owns the results channel (standard library only).
 
 It starts the worker (:mod:`.worker`), asks it to import the student's code, then sends it
-the job's calls one at a time and writes each outcome on the channel (its stdout) with the
-time it measured itself, from sending the question to reading the answer. A call that runs
+the job's calls one at a time and writes each outcome on the channel (a pipe the grader
+passed to it alone) with the time it measured itself, from sending the question to reading
+the answer. A call that runs
 past the per-call limit, ends the worker, or answers out of the protocol costs the worker:
 the rest of that check is skipped and a new worker is started for the next one.
 
@@ -123,7 +124,7 @@ class Caller:
         try:
             answer = self.worker.ask({"f": function, "c": case}, seconds, allowance)
         except Gone as gone:
-            self._end_worker()
+            self.end_worker()
             return gone.outcome
         self._count(answer)
         outcome = answer.get("o")
@@ -132,10 +133,11 @@ class Caller:
         elif outcome_problem(outcome, ANSWERED) is not None or _deeper(outcome, DEPTH):
             outcome = ["b", "an answer in no known form"]
         if outcome[0] in CALLER_ONLY:
-            self._end_worker()
+            self.end_worker()
         return list(outcome)  # no longer than its answer's line: within the allowance
 
-    def _end_worker(self) -> None:
+    def end_worker(self) -> None:
+        """End the worker, if one runs (a new one is started when a check needs it)."""
         if self.worker is not None:
             self.worker.end()
             self.worker = None
@@ -187,10 +189,6 @@ class Caller:
             return f"X, O and EMPTY cannot be compared: {mark['constants']}"
         return None
 
-    def end(self) -> None:
-        if self.worker is not None:
-            self.worker.end()
-
 
 def _deeper(value: Any, depth: int) -> bool:
     """Whether ``value`` nests lists or dicts more than ``depth`` deep."""
@@ -232,6 +230,6 @@ def main(argv: list[str]) -> int:
         failed = f"the box's caller failed: {type(error).__name__}: {error}"
         channel.emit({"broken": failed[:CHARS]})
     finally:
-        caller.end()
+        caller.end_worker()
     channel.emit({"done": True})
     return 0
