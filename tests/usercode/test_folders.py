@@ -90,13 +90,14 @@ def test_a_package_and_a_helpers_module_are_found_and_said_where(
 ) -> None:
     folder = packaged(tmp_path, init)
     report = check_path(folder)
-    assert report.exercise == "course"
+    assert report.exercise == "course+td-agent"  # the Environment, and the Agent too
     assert report.ok, report.summary()
     assert report.found == {
         "Environment": "model.environment.Environment",
         "get_state_hash_and_winner": "state_util.get_state_hash_and_winner",
         "initialV_x": "state_util.initialV_x",
         "initialV_o": "state_util.initialV_o",
+        "Agent": "model.agent.Agent",
     }
     assert set(report.graded) == {
         "app.py",
@@ -137,11 +138,11 @@ def test_the_students_own_names_are_mapped_with_name(tmp_path: Path) -> None:
     folder = renamed(tmp_path)
     plain = check_path(folder)
     assert not plain.ok
-    assert "does not define: initialV_x, initialV_o or initialV_0" in plain.problems
+    assert "course: does not define: initialV_x, initialV_o or initialV_0" in plain.problems
     first, second = (p for p in plain.problems if " could be " in p)
-    assert first.startswith("initialV_x could be Environment.init_x_vals")
+    assert first.startswith("course: initialV_x could be Environment.init_x_vals")
     assert first.endswith(": --name initialV_x=init_x_vals")
-    assert second.startswith("initialV_o could be Environment.init_o_vals")
+    assert second.startswith("course: initialV_o could be Environment.init_o_vals")
     assert second.endswith(": --name initialV_o=init_o_vals")
     names = {"initialV_x": "init_x_vals", "initialV_o": "init_o_vals", "board": "tiles"}
     mapped = check_path(folder, names=names)
@@ -178,7 +179,7 @@ def test_name_on_the_command_line_in_json_and_csv(tmp_path: Path) -> None:
     assert header.endswith(",renamed")
     assert row.endswith("initialV_x=init_x_vals initialV_o=init_o_vals board=tiles")
     for bad, words in [
-        ("initialV_q=x", "not a name of the course exercise"),
+        ("initialV_q=x", "not a name of the course or td-agent exercise"),
         ("board=not a name", "is not a Python name"),
         ("board", "EXERCISE_NAME=STUDENT_NAME"),
     ]:

@@ -1,13 +1,15 @@
 """:mod:`tttlab.usercode.names` reads a submission's files without running them: a file the
-parser gives up on is still read for its definitions, whatever way the parser gives up."""
+parser gives up on is still read for its definitions, whatever way the parser gives up; and
+every exercise shape a submission defines is found."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
 
-from tttlab.usercode.names import detect, scan
+from tttlab.usercode.names import Module, _read, detect, detect_all, scan
 
 HEAD = """\
 def minimax(board):
@@ -47,3 +49,42 @@ def test_a_file_the_parser_gives_up_on_is_read_for_its_definitions(
     assert "minimax" in module.functions
     assert "play" in module.classes["Board"]
     assert detect([module]) == "board"
+
+
+def _defining(source: str) -> list[Module]:
+    return [_read("student", textwrap.dedent(source))]
+
+
+@pytest.mark.parametrize(
+    ("source", "shapes"),
+    [
+        ("class Environment:\n    def get_state(self): ...\n", ["course"]),
+        (
+            "class Environment:\n    def get_state(self): ...\n"
+            "class Agent:\n    def take_action(self, env): ...\n    def update(self, env): ...\n",
+            ["course", "td-agent"],
+        ),
+        ("class Agent:\n    def take_action(self, env): ...\n", []),
+        (
+            "class Board:\n    def play(self, a, p): ...\n"
+            "class Agent:\n    def sarsa(self, n): ...\n",
+            ["board", "q-agent"],
+        ),
+        ("class Agent:\n    def qlearning(self, n): ...\n", ["q-agent"]),
+        ("def minimax(board): ...\n", ["cs50"]),
+        ("P = [[0]]\nR = [0]\n", ["mdp"]),
+        ("P = [[0]]\n", []),
+    ],
+)
+def test_every_shape_a_submission_defines_is_found_in_grading_order(
+    source: str, shapes: list[str]
+) -> None:
+    modules = _defining(source)
+    assert detect_all(modules) == shapes
+    assert detect(modules) == (shapes[0] if shapes else None)
+
+
+def test_a_renamed_agent_is_found_under_the_students_name() -> None:
+    modules = _defining("class Learner:\n    def qlearning(self, n): ...\n")
+    assert detect_all(modules) == []
+    assert detect_all(modules, {"Agent": "Learner"}) == ["q-agent"]

@@ -3,6 +3,7 @@ read within their bounds, and the job's limits are the ones declared in :mod:`tt
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from tttlab.limits import BOX_STDERR_BYTES, CALL_ANSWER_BYTES, TABLE_ANSWER_BYTES
@@ -35,3 +36,15 @@ def test_each_check_may_answer_within_its_allowance_and_the_channel_holds_them_a
         len(cases) * allowance for (_, cases, _), allowance in zip(phases, allowances, strict=True)
     )
     assert job.channel_bytes() > most
+
+
+def test_an_exercise_may_allow_a_larger_answer_for_a_check_of_its_own() -> None:
+    _, phases = _planned("course", ())
+    plain = Job(Path("t"), "course", "definitions", ("t.py",), (), phases, (), (), 60, 512)
+    job = replace(plain, answer_limits={"get_state": 4096})
+    answers = job.as_json(None, 32)["answer_bytes"]
+    allowances = dict(zip((f for f, _, _ in phases), answers, strict=True))
+    assert allowances["get_state"] == 4096
+    assert allowances["game_over"] == CALL_ANSWER_BYTES
+    cases = len(next(c for f, c, _ in phases if f == "get_state"))
+    assert job.channel_bytes() - plain.channel_bytes() == cases * (4096 - CALL_ANSWER_BYTES)

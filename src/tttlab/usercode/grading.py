@@ -24,10 +24,10 @@ from typing import Any
 from tttlab.errors import TttlabError
 from tttlab.usercode import box
 from tttlab.usercode.cases import exercise_truth
-from tttlab.usercode.exercises import EXERCISES, Plan
+from tttlab.usercode.exercises import EXERCISES, Exercise, Plan
 from tttlab.usercode.names import (
-    detect,
-    minimax_files,
+    Module,
+    detect_all,
     module_of,
     name_pairs,
     python_files,
@@ -82,7 +82,9 @@ def check_path(
     """Grade the exercise at ``path`` (a file, or a folder of the student's files, its
     sub-folders and packages too) on every reachable board, as ``ttt check`` does;
     ``exercise`` forces the shape, and ``names`` maps the exercise's names to the student's
-    (``{"initialV_x": "init_x_vals", "board": "tiles"}``, or ``--name`` pairs).
+    (``{"initialV_x": "init_x_vals", "board": "tiles"}``, or ``--name`` pairs). A folder
+    that holds several shapes (the course's ``Environment`` and its ``Agent``) has each
+    graded, in one report.
 
     The code runs in a box of its own (:mod:`tttlab.usercode.box`); ``isolation``
     "required" refuses (:class:`TttlabError`) where no box can be made, "off" grades
@@ -94,88 +96,175 @@ def check_path(
         if isolation == "required" and (contained is None or not contained.boxed):
             assert contained is not None
             raise TttlabError(f"{contained.describe}; --isolation required refuses to grade")
-        boxed = contained is not None and contained.boxed
         described = "off: not contained (asked)" if contained is None else contained.describe
         files = python_files(path)
         if not files:
             raise TttlabError(f"no .py file in {path}")
-        folder = path if path.is_dir() else path.parent
-        modules = scan(folder, files)
         given = names if isinstance(names, Mapping) else tuple(names)
-        shape = exercise or detect(modules, _loose(given))
-        if shape is None:
+        if exercise is not None and exercise not in EXERCISES:
+            raise TttlabError(
+                f"unknown exercise {exercise!r}; choose one of {', '.join(EXERCISES)}"
+            )
+        modules = scan(path if path.is_dir() else path.parent, files)
+        shapes = [exercise] if exercise else detect_all(modules, _loose(given))
+        if not shapes:
             return _nothing(
                 path,
-                "defines none of the exercises (cs50, course, board); --exercise forces one",
+                f"defines none of the exercises ({', '.join(EXERCISES)}); --exercise forces one",
                 described,
                 status="fail",
             )
-        if shape not in EXERCISES:
-            raise TttlabError(f"unknown exercise {shape!r}; choose one of {', '.join(EXERCISES)}")
-        spec = EXERCISES[shape]
-        renames = renames_of(given, spec)
-        unknown = [f for f in only if f not in spec.functions]
+        renames = _renames(given, shapes)
+        checks = {f for s in shapes for f in EXERCISES[s].functions}
+        unknown = [f for f in only if f not in checks]
         if unknown:
+            named = " and ".join(shapes)
             raise TttlabError(
-                f"{shape} has no check {unknown[0]!r}; its checks: {', '.join(spec.functions)}"
+                f"{named} has no check {unknown[0]!r}; its checks: {', '.join(sorted(checks))}"
             )
-        module = ""
-        if spec.load == "import" and path.is_dir():
-            found = minimax_files(path)
-            if len(found) != 1:
-                listed = ", ".join(f.name for f in found)
-                problem = (
-                    "no .py file in it defines minimax()"
-                    if not found
-                    else f"{len(found)} files define minimax() ({listed}) "
-                    f"and none is tictactoe.py: name the one to grade (ttt check {found[0]})"
-                )
-                return _nothing(path, problem, described, status="fail")  # the folder's own
-            files = found
-            module = found[0].name
-        elif spec.load == "import":
-            module = path.name
-        truth = exercise_truth()
-        calls, phases = _planned(spec.key, only)
-        graded = [module_of(f.relative_to(folder)) for f in files]
-        modules = [m for m in modules if m.name in graded]
-        located = where(spec, modules, renames)
-        job = Job(
-            path,
-            spec.key,
-            spec.load,
-            tuple(str(f.relative_to(folder)) for f in files),
-            spec.names,
-            phases,
-            spec.unlimited,
-            spec.timed,
-            time_limit,
-            memory_mb,
-            call_seconds,
-            module,
-            tuple(graded),
-            renames,
-            {ours: at.rsplit(".", 1)[0] for ours, at in located.items()},
-        )
-        try:
-            with _waiting():
-                raw = run_job(job, boxed)
-        except box.TooLarge as error:  # the submission's own size
-            return _nothing(path, f"could not be graded: {error}", described, status="fail")
-        except OSError as error:  # the copy or the box could not be made: the machine's
-            problem = f"could not be graded: the box could not be made: {error}"
-            return _nothing(path, problem, described, status="error")
-        raw.isolation = described
-        try:
-            report = grade(path, raw, job, calls, truth, spec)
-        except Exception as error:  # tttlab's own fault: this file's verdict, not the class's
-            problem = f"could not be graded: internal error in ttt check ({error!r})"
-            return _nothing(path, problem, described, status="error")
-        sources = {str(f.relative_to(folder)): f.read_text(errors="replace") for f in files}
-        hints, could_be = spec.hints(sources, report), suggestions(spec, raw.missing, modules)
-        problems = (*hints, *report.problems, *could_be)
-        shown = located if len(files) > 1 or renames else {}
-        return replace(report, problems=problems, found=shown, renamed=renames)
+        shapes = [s for s in shapes if not only or set(only) & set(EXERCISES[s].functions)]
+        reports = [
+            _check_shape(
+                path,
+                EXERCISES[s],
+                files,
+                modules,
+                {k: v for k, v in renames.items() if k in EXERCISES[s].nameable()},
+                only=tuple(f for f in only if f in EXERCISES[s].functions),
+                time_limit=time_limit,
+                memory_mb=memory_mb,
+                call_seconds=call_seconds,
+                boxed=contained is not None and contained.boxed,
+                described=described,
+            )
+            for s in shapes
+        ]
+        return reports[0] if len(reports) == 1 else merged(reports)
+
+
+def _renames(given: Mapping[str, str] | tuple[str, ...], shapes: list[str]) -> dict[str, str]:
+    """``--name`` pairs checked against the names of every shape graded."""
+    if len(shapes) == 1:
+        return renames_of(given, EXERCISES[shapes[0]])
+    renames: dict[str, str] = {}
+    for ours, theirs in name_pairs(given):
+        for shape in shapes:
+            if ours in EXERCISES[shape].nameable():
+                renames.update(renames_of({ours: theirs}, EXERCISES[shape]))
+                break
+        else:
+            known = dict.fromkeys(n for shape in shapes for n in EXERCISES[shape].nameable())
+            raise TttlabError(
+                f"{ours!r} is not a name of the {' or '.join(shapes)} exercise; "
+                f"their names: {', '.join(known)}"
+            )
+    return renames
+
+
+def _check_shape(
+    path: Path,
+    spec: Exercise,
+    files: list[Path],
+    scanned: list[Module],
+    renames: dict[str, str],
+    *,
+    only: tuple[str, ...],
+    time_limit: float,
+    memory_mb: int,
+    call_seconds: float,
+    boxed: bool,
+    described: str,
+) -> CheckReport:
+    folder = path if path.is_dir() else path.parent
+    module = ""
+    if spec.load == "import" and path.is_dir():
+        found, problem = spec.entry_files(path)
+        if problem:
+            return _nothing(path, problem, described, status="fail")  # the folder's own
+        files = found
+        module = found[0].name
+    elif spec.load == "import":
+        module = path.name
+    truth = exercise_truth()
+    calls, phases = _planned(spec.key, only)
+    graded = [module_of(f.relative_to(folder)) for f in files]
+    modules = [m for m in scanned if m.name in graded]
+    located = where(spec, modules, renames)
+    job = Job(
+        path,
+        spec.key,
+        spec.load,
+        tuple(str(f.relative_to(folder)) for f in files),
+        spec.names,
+        phases,
+        spec.unlimited,
+        spec.timed,
+        time_limit,
+        memory_mb,
+        call_seconds,
+        module,
+        tuple(graded),
+        renames,
+        {ours: at.rsplit(".", 1)[0] for ours, at in located.items()},
+        dict(spec.answer_limits),
+    )
+    try:
+        with _waiting():
+            raw = run_job(job, boxed)
+    except box.TooLarge as error:  # the submission's own size
+        return _nothing(path, f"could not be graded: {error}", described, status="fail")
+    except OSError as error:  # the copy or the box could not be made: the machine's
+        problem = f"could not be graded: the box could not be made: {error}"
+        return _nothing(path, problem, described, status="error")
+    raw.isolation = described
+    try:
+        report = grade(path, raw, job, calls, truth, spec)
+    except Exception as error:  # tttlab's own fault: this file's verdict, not the class's
+        problem = f"could not be graded: internal error in ttt check ({error!r})"
+        return _nothing(path, problem, described, status="error")
+    sources = {str(f.relative_to(folder)): f.read_text(errors="replace") for f in files}
+    hints, could_be = spec.hints(sources, report), suggestions(spec, raw.missing, modules)
+    problems = (*hints, *report.problems, *could_be)
+    shown = located if len(files) > 1 or renames else {}
+    return replace(report, problems=problems, found=shown, renamed=renames)
+
+
+#: Which status of two shapes' reports a folder's report takes: the worse.
+_SEVERITY = ("pass", "incomplete", "fail", "error")
+
+
+def merged(reports: list[CheckReport]) -> CheckReport:
+    """One report for the shapes of one submission (``course+td-agent``): every shape's
+    checks (a name two shapes share is prefixed by its shape), their problems and notes,
+    the worst status."""
+    checks: dict[str, Any] = {}
+    for report in reports:
+        for name, check in report.checks.items():
+            key = name if name not in checks else f"{report.exercise}.{name}"
+            checks[key] = check
+    planned = [sum(c.planned for c in r.checks.values()) or 1 for r in reports]
+    coverage = sum(r.coverage * n for r, n in zip(reports, planned, strict=True)) / sum(planned)
+    notes: list[str] = []
+    for report in reports:
+        notes += [n for n in report.notes if n not in notes]
+    timed = [r.minimax_seconds_empty_board for r in reports if r.minimax_seconds_empty_board]
+    return CheckReport(
+        file=reports[0].file,
+        exercise="+".join(r.exercise or "?" for r in reports),
+        checks=checks,
+        coverage=min(1.0, coverage),
+        minimax_seconds_empty_board=timed[0] if timed else None,
+        problems=tuple(
+            f"{r.exercise}: {p}" if r.exercise else p for r in reports for p in r.problems
+        ),
+        notes=tuple(notes),
+        seconds=sum(r.seconds for r in reports),
+        status=max((r.status for r in reports), key=_SEVERITY.index),
+        isolation=reports[0].isolation,
+        graded=tuple(dict.fromkeys(g for r in reports for g in r.graded)),
+        found={k: v for r in reports for k, v in r.found.items()},
+        renamed={k: v for r in reports for k, v in r.renamed.items()},
+    )
 
 
 @lru_cache(maxsize=16)

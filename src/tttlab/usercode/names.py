@@ -23,7 +23,7 @@ from tttlab.usercode.exercises import Exercise
 __all__ = [
     "Module",
     "detect",
-    "minimax_files",
+    "detect_all",
     "module_of",
     "python_files",
     "renames_of",
@@ -151,11 +151,13 @@ def renames_of(pairs: Iterable[str] | Mapping[str, str], exercise: Exercise) -> 
     return renames
 
 
-def detect(modules: list[Module], renames: Mapping[str, str] | None = None) -> str | None:
-    """The exercise shape the files define: ``course`` (an ``Environment`` class with
-    ``get_state``), ``board`` (a ``Board`` class with ``play``) or ``cs50`` (``minimax``
-    or ``initial_state``); None when none is there. ``renames`` maps the exercise's names
-    to the student's."""
+def detect_all(modules: list[Module], renames: Mapping[str, str] | None = None) -> list[str]:
+    """Every exercise shape the files define, in the order they are graded: ``course`` (an
+    ``Environment`` class with ``get_state``), ``td-agent`` (an ``Agent`` class with
+    ``update`` and ``take_action``), ``board`` (a ``Board`` class with ``play``),
+    ``q-agent`` (an ``Agent`` with ``qlearning`` or ``sarsa``), ``cs50`` (``minimax`` or
+    ``initial_state``) and ``mdp`` (``P`` and ``R`` assigned at the top level). ``renames``
+    maps the exercise's names to the student's."""
     theirs = dict(renames or {})
 
     def name(ours: str) -> str:
@@ -163,17 +165,28 @@ def detect(modules: list[Module], renames: Mapping[str, str] | None = None) -> s
 
     classes: dict[str, set[str]] = {}
     functions: set[str] = set()
+    assigned: set[str] = set()
     for module in modules:
         for cls, methods in module.classes.items():
             classes.setdefault(cls, set()).update(methods)
         functions |= set(module.functions)
-    if name("get_state") in classes.get(name("Environment"), set()):
-        return "course"
-    if name("play") in classes.get(name("Board"), set()):
-        return "board"
-    if functions & {name("minimax"), name("initial_state")}:
-        return "cs50"
-    return None
+        assigned |= module.assigned
+    agent = classes.get(name("Agent"), set())
+    found = {
+        "course": name("get_state") in classes.get(name("Environment"), set()),
+        "td-agent": {name("update"), name("take_action")} <= agent,
+        "board": name("play") in classes.get(name("Board"), set()),
+        "q-agent": bool({name("qlearning"), name("sarsa")} & agent),
+        "cs50": bool(functions & {name("minimax"), name("initial_state")}),
+        "mdp": {name("P"), name("R")} <= assigned,
+    }
+    return [shape for shape, there in found.items() if there]
+
+
+def detect(modules: list[Module], renames: Mapping[str, str] | None = None) -> str | None:
+    """The first exercise shape the files define (:func:`detect_all`), or None."""
+    shapes = detect_all(modules, renames)
+    return shapes[0] if shapes else None
 
 
 def where(exercise: Exercise, modules: list[Module], renames: Mapping[str, str]) -> dict[str, str]:
@@ -238,19 +251,3 @@ def _likeness(ours: str, theirs: str) -> float:
     letters = difflib.SequenceMatcher(None, ours.lower(), theirs.lower()).ratio()
     words = _words(ours)
     return letters + 0.5 * len(words & _words(theirs)) / max(len(words), 1)
-
-
-def minimax_files(folder: Path) -> list[Path]:
-    """The CS50 exercise's file in a folder: ``tictactoe.py`` when it is there, else every
-    .py file (by name) that defines ``minimax``."""
-    preferred = folder / "tictactoe.py"
-    if preferred.is_file():
-        return [preferred]
-    found = []
-    for path in sorted(folder.glob("*.py")):
-        try:
-            if "def minimax(" in path.read_text(errors="replace"):
-                found.append(path)
-        except OSError:
-            continue
-    return found

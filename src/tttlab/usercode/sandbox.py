@@ -99,6 +99,9 @@ class Job:
     renames: dict[str, str] = field(default_factory=dict)
     #: Where the grader read that each name is defined (a module of ``modules``).
     lookup: dict[str, str] = field(default_factory=dict)
+    #: The largest answer a call of each of these checks may give, where the exercise
+    #: says (an episode with the entries of the table it changed).
+    answer_limits: dict[str, int] = field(default_factory=dict)
 
     @property
     def import_seconds(self) -> float:
@@ -122,7 +125,7 @@ class Job:
             "timed": list(self.timed),
             "call_seconds": self.call_seconds,
             "import_seconds": self.import_seconds,
-            "answer_bytes": [self.answer_bytes(cases) for _, cases, _ in self.phases],
+            "answer_bytes": [self.answer_bytes(cases, f) for f, cases, _ in self.phases],
             "stage": stage,
             "cpu": cpu,
             "limits": {
@@ -135,15 +138,16 @@ class Job:
             },
         }
 
-    @staticmethod
-    def answer_bytes(cases: list[Any]) -> int:
-        """The largest answer a call of a check may give: a whole table for a check of one
-        call, else a call's."""
+    def answer_bytes(self, cases: list[Any], function: str = "") -> int:
+        """The largest answer a call of a check may give: the exercise's bound for it, else
+        a whole table for a check of one call, else a call's."""
+        if function in self.answer_limits:
+            return self.answer_limits[function]
         return TABLE_ANSWER_BYTES if len(cases) == 1 else CALL_ANSWER_BYTES
 
     def channel_bytes(self) -> int:
         """The most the caller can write: each call's answer and time, each mark."""
-        calls = sum(len(cases) * (self.answer_bytes(cases) + 32) for _, cases, _ in self.phases)
+        calls = sum(len(cases) * (self.answer_bytes(cases, f) + 32) for f, cases, _ in self.phases)
         return calls + len(self.phases) * 4096 + 2**20
 
 

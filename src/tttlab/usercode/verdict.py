@@ -26,16 +26,14 @@ def _example(
 ) -> Example:
     expected = exercise.expected(function, case, truth)
     got = exercise.got(function, outcome, case, truth)
-    whole = function in ("initial_state", "get_state_hash_and_winner") or function.startswith(
-        "initialV"
-    )
+    board = exercise.board_shown(function, case, outcome)
     return Example(
-        board="" if whole else grid(case.board),
+        board=grid(board) if board else "",
         call=exercise.call(function, case),
         expected=expected,
         got=got,
         repro=exercise.repro(function, case, expected, got),
-        drawing="" if whole else board_text(Position.from_string(case.board), numbers=False),
+        drawing=board_text(Position.from_string(board), numbers=False) if board else "",
     )
 
 
@@ -98,7 +96,7 @@ _COST = {
 }
 
 
-def _problems(raw: RawRun, job: Job, calls: Plan) -> list[str]:
+def _problems(raw: RawRun, job: Job, calls: Plan, spec: Exercise) -> list[str]:
     problems: list[str] = []
     if raw.imported is None and raw.timed_out:
         return [
@@ -113,10 +111,11 @@ def _problems(raw: RawRun, job: Job, calls: Plan) -> list[str]:
     trouble = _import_problem(raw, job.import_seconds)
     if trouble:
         return [trouble]
-    if raw.missing:
-        problems.append(
-            f"does not define: {', '.join(n.replace('|', ' or ') for n in raw.missing)}"
-        )
+    # the names the checks to run need (``--only`` and an optional name left out narrow it)
+    needed = {n for f in calls.cases for n in spec.needs.get(f, ())}
+    required = [n for n in raw.missing if n in needed]
+    if required:
+        problems.append(f"does not define: {', '.join(n.replace('|', ' or ') for n in required)}")
     if raw.constants:
         problems.append(f"X, O and EMPTY cannot be compared: {raw.constants}")
         return problems
@@ -191,7 +190,12 @@ def _believed(
     spec: Exercise,
     graded: tuple[str, ...],
 ) -> CheckReport:
-    problems = _problems(raw, job, calls)
+    skipped = [f for f in spec.skipped(raw.missing) if f in calls.cases]
+    if skipped and set(skipped) < set(calls.cases):  # an optional name left out
+        calls = Plan({f: c for f, c in calls.cases.items() if f not in skipped}, calls.only)
+    else:  # nothing else was asked for: it is required after all
+        skipped = []
+    problems = _problems(raw, job, calls, spec)
     checks = {f: _grade(spec, f, c, raw, truth) for f, c in calls.cases.items()}
     planned = sum(len(c) for c in calls.cases.values())
     done = sum(min(len(raw.results.get(f, [])), len(c)) for f, c in calls.cases.items())
@@ -211,6 +215,9 @@ def _believed(
             f"not installed, stood in by stubs: {', '.join(raw.stubbed)} "
             "(a call that uses one fails with that call's error)"
         )
+    absent = sorted({n for n in raw.missing if n in spec.optional})
+    if skipped:
+        notes.append(f"{', '.join(absent)} not defined: {', '.join(skipped)} not checked")
     if raw.printed:
         first = f"; the first: {raw.first_print!r}" if raw.first_print else ""
         notes.append(f"prints while being graded ({raw.printed:,} times{first})")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..boxside.schema import describe, visible
@@ -136,6 +137,30 @@ class Exercise:
     #: The attributes and methods of the student's objects that the check reads, each
     #: of which ``--name`` may map to the student's own.
     attributes: ClassVar[tuple[str, ...]] = ()
+    #: The largest answer (bytes) of one call of these checks, where a call's default
+    #: (:data:`tttlab.limits.CALL_ANSWER_BYTES`) is too small: an episode, say, with the
+    #: entries of the table it changed.
+    answer_limits: ClassVar[dict[str, int]] = {}
+    #: The checks whose counterexample has no board of its own (a whole table).
+    whole: ClassVar[tuple[str, ...]] = ()
+    #: Names a submission may leave out (the course's ``play_game``): the checks that need
+    #: one that is not defined are not run, and the report says so in a note.
+    optional: ClassVar[tuple[str, ...]] = ()
+
+    def skipped(self, missing: list[str]) -> list[str]:
+        """The checks not run because an optional name among ``missing`` is not defined."""
+        absent = {n for n in missing if n in self.optional}
+        return [f for f in self.functions if absent & set(self.needs.get(f, ()))]
+
+    def entry_files(self, folder: Path) -> tuple[list[Path], str]:
+        """For an exercise that runs its module (``load == "import"``), the files of
+        ``folder`` that could be it, and what is wrong when there is not exactly one."""
+        files = sorted(folder.glob("*.py"))
+        return files, "" if len(files) == 1 else f"{len(files)} .py files: name the one to grade"
+
+    def board_shown(self, function: str, case: Case, outcome: list[Any]) -> str:
+        """The board a counterexample draws (``"X.O......"``), or "" for none."""
+        return "" if function in self.whole else case.board
 
     def nameable(self) -> tuple[str, ...]:
         """Every name ``--name`` may map: the top-level names, then the attributes."""

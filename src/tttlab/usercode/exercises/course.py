@@ -54,6 +54,7 @@ class CourseExercise(Exercise):
         "initialV_o",
     )
     names = ("Environment", "get_state_hash_and_winner", "initialV_x", "initialV_o|initialV_0")
+    whole = ("get_state_hash_and_winner", "initialV_x", "initialV_o")
     arity: ClassVar[dict[str, int]] = {
         "get_state_hash_and_winner": 1,
         "initialV_x": 2,

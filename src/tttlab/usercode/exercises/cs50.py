@@ -5,6 +5,7 @@ board: what the grader checks (the box's side: :mod:`tttlab.usercode.boxside.sha
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import base
@@ -52,6 +53,31 @@ class CS50(Exercise):
     unlimited = ("minimax",)
     timed = ("minimax",)
     load = "import"
+    whole = ("initial_state",)
+
+    def entry_files(self, folder: Path) -> tuple[list[Path], str]:
+        """``tictactoe.py`` when it is there, else every .py file (by name) that defines
+        ``minimax``."""
+        preferred = folder / "tictactoe.py"
+        if preferred.is_file():
+            return [preferred], ""
+        found = []
+        for path in sorted(folder.glob("*.py")):
+            try:
+                if "def minimax(" in path.read_text(errors="replace"):
+                    found.append(path)
+            except OSError:
+                continue
+        if not found:
+            return found, "no .py file in it defines minimax()"
+        if len(found) > 1:
+            listed = ", ".join(f.name for f in found)
+            return found, (
+                f"{len(found)} files define minimax() ({listed}) "
+                f"and none is tictactoe.py: name the one to grade (ttt check {found[0]})"
+            )
+        return found, ""
+
     forms: ClassVar[dict[str, Form]] = {
         "initial_state": BOARD,
         "winner": SYMBOL,

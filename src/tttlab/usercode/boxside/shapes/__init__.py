@@ -9,8 +9,18 @@ from .base import Child
 from .board import BoardChild
 from .course import CourseChild
 from .cs50 import CS50Child
+from .mdp import MDPTextChild
+from .q_agent import QAgentChild
+from .td_agent import TDAgentChild
 
 __all__ = ["CHILDREN", "Child"]
 
 #: Each shape's side in the box, by its ``--exercise`` name.
-CHILDREN: dict[str, type[Child]] = {"cs50": CS50Child, "course": CourseChild, "board": BoardChild}
+CHILDREN: dict[str, type[Child]] = {
+    "cs50": CS50Child,
+    "course": CourseChild,
+    "board": BoardChild,
+    "td-agent": TDAgentChild,
+    "q-agent": QAgentChild,
+    "mdp": MDPTextChild,
+}

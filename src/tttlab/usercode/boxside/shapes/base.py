@@ -10,10 +10,11 @@ and the caller's clock covers it as it covers the call.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Child", "garbage_of", "number", "pair", "short", "truth_of", "whole"]
+__all__ = ["Child", "drawn", "garbage_of", "number", "pair", "short", "truth_of", "whole"]
 
 Run = Callable[..., list[Any]]
 
@@ -113,3 +114,11 @@ class Child:
             except BaseException:
                 outcome[1] = garbage_of(outcome[1])
         return outcome
+
+
+def drawn(seed: int, count: int) -> list[float]:
+    """``count`` values in [0, 1) drawn from ``seed``: a learning check's table before the
+    student's code runs, drawn alike in the box and by the grader (who never reads it back
+    from the box)."""
+    rng = random.Random(seed)
+    return [rng.random() for _ in range(count)]

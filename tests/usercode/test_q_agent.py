@@ -1,0 +1,342 @@
+"""``ttt check`` on the Q-learning text's Agent (seed 003): the faithful Board and Agent pass
+every check of both shapes; each classic bug fails on the check that names the method holding
+it, with its counterexample; the tables the box starts from are the grader's own; and what the
+box reports is judged without trusting it (the episode a legal game, every entry of ``q``
+recomputed, the chi-square test's verdicts)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tttlab.usercode.boxside.loading import guarded
+from tttlab.usercode.boxside.shapes.q_agent import (
+    EMPTY,
+    QAgentChild,
+    digits,
+    layout,
+    open_cells,
+    start,
+    values,
+)
+from tttlab.usercode.cases import exercise_truth
+from tttlab.usercode.exercises import EXERCISES, Case
+from tttlab.usercode.exercises.q_agent import CALLS
+from tttlab.usercode.grading import check_path
+
+CORPUS = Path(__file__).parent / "corpus"
+FAITHFUL = CORPUS / "q_agent" / "qagent.py"
+SOURCE = FAITHFUL.read_text()
+SPEC = EXERCISES["q-agent"]
+
+
+def _copy(tmp_path: Path, changes: list[tuple[str, str]], everywhere: bool = False) -> Path:
+    """The faithful file with each ``old`` replaced (found once, unless ``everywhere``)."""
+    source = SOURCE
+    for old, new in changes:
+        assert old in source, old
+        assert everywhere or source.count(old) == 1, old
+        source = source.replace(old, new)
+    path = tmp_path / "qagent.py"
+    path.write_text(source)
+    return path
+
+
+def _module(path: Path, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _answer(module: ModuleType, function: str, case: Case) -> list[Any]:
+    """The box's answer to one case, made in this process (no box: for judging by hand)."""
+
+    def run(target: Any, *args: Any) -> list[Any]:
+        outcome: list[Any] = guarded(target, args)
+        return outcome
+
+    return QAgentChild(module).call(function, SPEC.payload(function, case), run)
+
+
+def test_the_faithful_board_and_agent_pass_every_check_of_both_shapes() -> None:
+    report = check_path(FAITHFUL)
+    assert report.exercise == "board+q-agent"
+    assert report.ok, report.as_json()
+    assert {n: c.checked for n, c in report.checks.items()} == {
+        "Board": 5478,
+        "play": 16167,
+        "add_state": 5478,
+        "best_action": 4520,
+        "choose_action": 4520 + 16,
+        "qlearning": 40,
+        "sarsa": 40,
+    }
+
+
+_SARSA_TARGET = """                if self.State.winner is None:
+                    next_action = self.choose_action(player)
+                    target = self.State.reward + self.discount * self.q[state][next_action]
+                else:
+                    target = self.State.reward
+"""
+_ADD_STATE = """    def add_state(self, state, open):
+        self.states.add(state)
+        self.q[state] = {}
+        for action in open:
+            self.q[state][action] = 0.0"""
+
+#: Each classic bug: the check that must fail, the changes to the faithful source, and words
+#: of the counterexample's ``got``.
+BUGS: dict[str, tuple[str, list[tuple[str, str]], str]] = {
+    "the greedy move the worst one": (
+        "best_action",
+        [
+            ("best = max(values.values())", "best = MIN(values.values())"),
+            ("best = min(values.values())", "best = max(values.values())"),
+            ("best = MIN(", "best = min("),
+        ],
+        "(value -0.813182)",
+    ),
+    "O maximising": (
+        "best_action",
+        [("best = min(values.values())", "best = max(values.values())")],
+        "(value 0.5)",
+    ),
+    "ε reversed": (
+        "choose_action",
+        [("if random.random() < self.epsilon:", "if random.random() > self.epsilon:")],
+        "(value ",
+    ),
+    "no discount": (
+        "qlearning",
+        [("self.State.reward + self.discount * future", "self.State.reward + future")],
+        "target = 0.9 * min(q['000000100'].values())",
+    ),
+    "alpha * expected - q": (
+        "qlearning",
+        [
+            (
+                "+= self.alpha * (expected - self.q[previous][action])",
+                "+= self.alpha * expected - self.q[previous][action]",
+            )
+        ],
+        "move 1 (X at 6) of the episode 6, 3, 0, 4, 5, 1, 2, 8, 7",
+    ),
+    "bootstrapping on the mover's own best": (
+        "qlearning",
+        [
+            (
+                "self.q[state][self.best_action(player)]",
+                "self.q[state][self.best_action(not player)]",
+            )
+        ],
+        "is 0.776573, expected 0.0439134",
+    ),
+    "SARSA that is Q-learning": (
+        "sarsa",
+        [("self.q[state][next_action]", "self.q[state][self.best_action(player)]")],
+        "(1: the move played next)",
+    ),
+    "SARSA that bootstraps at the end": (
+        "sarsa",
+        [
+            (
+                _SARSA_TARGET,
+                "                next_action = self.choose_action(player)\n"
+                "                target = self.State.reward + self.discount"
+                " * self.q[state][next_action]\n",
+            )
+        ],
+        "target = the reward -1 (the game is over)",
+    ),
+    "add_state sharing a default dict": (
+        "add_state",
+        [
+            (
+                _ADD_STATE,
+                "    def add_state(self, state, open, row={}):\n"
+                "        self.states.add(state)\n"
+                "        row.clear()\n"
+                "        row.update(dict.fromkeys(open, 0.0))\n"
+                "        self.q[state] = row",
+            )
+        ],
+        "after add_state('100000000')",
+    ),
+    "add_state sharing one row of the agent's": (
+        "add_state",
+        [
+            (
+                "        self.states = set()\n",
+                "        self.states = set()\n        self.row = {}\n",
+            ),
+            (
+                _ADD_STATE,
+                "    def add_state(self, state, open):\n"
+                "        self.states.add(state)\n"
+                "        self.row.update(dict.fromkeys(open, 0.0))\n"
+                "        self.q[state] = self.row",
+            ),
+        ],
+        "q['100000000'] is {0: 0.0, 1: 0.0",  # the first row, kept
+    ),
+}
+
+
+@pytest.mark.parametrize("bug", sorted(BUGS))
+def test_each_classic_bug_fails_on_the_check_of_its_method(bug: str, tmp_path: Path) -> None:
+    check, changes, words = BUGS[bug]
+    report = check_path(_copy(tmp_path, changes), only=(check,))
+    assert report.exercise == "q-agent"
+    assert list(report.checks) == [check]
+    assert not report.checks[check].ok
+    assert report.checks[check].wrong > 0
+    example = report.checks[check].example
+    assert example is not None
+    assert words in example.got, example.got
+    assert example.got in example.repro
+
+
+def test_a_learning_counterexample_draws_the_board_of_the_wrong_entry(tmp_path: Path) -> None:
+    check, changes, _ = BUGS["SARSA that bootstraps at the end"]
+    example = check_path(_copy(tmp_path, changes), only=(check,)).checks[check].example
+    assert example is not None
+    assert example.board == "XOX/.OO/X.X"  # before O's last move, at cell 7
+    assert "q['121022101'][7] is" in example.got
+    assert "start(500000, 0.0); random.seed(500000); agent.sarsa(1)" in example.repro
+    assert example.call.startswith("agent = Agent(0.3, 0.9, 0.5); ")
+
+
+def test_variants_the_text_allows_pass(tmp_path: Path) -> None:
+    """Finished states left out of the table, new states found through ``q`` rather than
+    ``states``, numpy's random numbers, and the student's own names (``--name``)."""
+    source = _copy(
+        tmp_path,
+        [
+            ("import random\n", "import random\n\nimport numpy as np\n"),
+            ("return random.choice(self.State.open)", "return np.random.choice(self.State.open)"),
+            ("self.q", "self.Q"),
+            ("if state not in self.states:", "if state not in self.Q and not self.State.winner:"),
+        ],
+        everywhere=True,
+    )
+    report = check_path(source, only=("qlearning", "sarsa", "choose_action"), names={"q": "Q"})
+    assert report.ok, report.as_json()
+
+
+@pytest.mark.parametrize(
+    ("change", "check", "words"),
+    [
+        (
+            ("self.State.play(action, self.players[player])", "self.State.play(action, '1')"),
+            "qlearning",
+            "move 2 was played as '1'; '2' moves there",
+        ),
+        (
+            (
+                "self.q[previous][action] += self.alpha * (expected - self.q[previous][action])",
+                "self.q = None\n                return",
+            ),
+            "qlearning",
+            "q: None",
+        ),
+        (
+            ("target = self.State.reward\n", "target = float('nan')\n"),
+            "sarsa",
+            "is nan, expected",
+        ),
+        (
+            (
+                "self.add_state(state, self.State.open)",
+                "self.q[state] = dict.fromkeys(self.State.open, 0.0)",
+            ),
+            "qlearning",
+            "was reached but not added to states",
+        ),
+        (
+            ("self.q[state] = {}\n", "self.q[state] = {9: 0.0}\n"),
+            "add_state",
+            "{0: 0.0, 1: 0.0, 2: 0.0, 3: 0.0, 4: 0.0, 5: 0.0, 6: 0.0, 7: 0.0, 8: 0.0, 9: 0.0}",
+        ),
+    ],
+)
+def test_wrong_episodes_and_junk_are_named_without_crashing(
+    change: tuple[str, str], check: str, words: str, tmp_path: Path
+) -> None:
+    report = check_path(_copy(tmp_path, [change], everywhere=True), only=(check,))
+    assert report.status == "fail", report.as_json()
+    example = report.checks[check].example
+    assert example is not None
+    assert words in example.got, example.got
+
+
+def test_the_tables_the_box_starts_from_are_drawn_again_by_the_grader() -> None:
+    rows = layout()
+    assert len(rows) == 5478
+    assert {digit for state, _ in rows for digit in state} == {"0", "1", "2"}
+    truth = exercise_truth()
+    assert {s for s, _ in rows} == {digits(b) for b in truth.boards}
+    full, states = start(7, 0.0)
+    assert len(full) == len(states) == 5478
+    some, fewer = start(7, 0.25)
+    assert EMPTY in some
+    assert set(some) == fewer
+    assert 0.2 < 1 - len(some) / 5478 < 0.3
+    for state, row in some.items():
+        assert row == full[state]  # the same values, whichever states are left out
+        assert list(row) == open_cells(state)
+    assert all(-1 <= v < 1 for row in full.values() for v in row.values())
+    assert start(7, 0.25) == (some, fewer)
+    tied = values(3, list(range(9)), True)
+    assert set(tied.values()) <= {-0.5, 0.0, 0.5}
+
+
+def test_the_grader_recomputes_each_answer(tmp_path: Path) -> None:
+    """Answers made in this process from the faithful agent are right; the same answers
+    with one entry, one move or one count changed are not."""
+    module = _module(FAITHFUL, "qagent_faithful")
+    truth = exercise_truth()
+    cases = SPEC.cases(truth)
+    ok = ["v"]
+    for function in ("qlearning", "sarsa"):
+        case = cases[function][5]
+        outcome = _answer(module, function, case)
+        assert outcome[0] == "v"
+        assert SPEC.well_formed(function, outcome[1])
+        assert SPEC.right(function, case, outcome, truth)
+        plays, changed, *rest = outcome[1]
+        state, action, value = changed[0]
+        nudged = [[state, action, value + 1e-6], *changed[1:]]
+        assert not SPEC.right(function, case, [*ok, [plays, nudged, *rest]], truth)
+        assert not SPEC.right(function, case, [*ok, [plays, changed[1:], *rest]], truth)
+        swapped = [plays[1], plays[0], *plays[2:]]
+        assert not SPEC.right(function, case, [*ok, [swapped, changed, *rest]], truth)
+    spread = [c for c in cases["choose_action"] if c.arg[3]]
+    assert len(spread) == 16
+    for case in spread[:4]:
+        outcome = _answer(module, "choose_action", case)
+        assert SPEC.right("choose_action", case, outcome, truth)
+        counts, other = outcome[1]
+        greedy = max(range(9), key=lambda c: counts[c])
+        always = [CALLS if c == greedy else 0 for c in range(9)]
+        assert not SPEC.right("choose_action", case, [*ok, [always, other]], truth)
+    case = cases["best_action"][1]
+    outcome = _answer(module, "best_action", case)
+    assert SPEC.right("best_action", case, outcome, truth)
+    row = values(case.arg[0], open_cells(digits(case.board)), True)
+    worst = [c for c, v in row.items() if v == max(row.values())]  # O's move: the largest is worst
+    assert not SPEC.right("best_action", case, [*ok, worst[0]], truth)
+    case = cases["add_state"][0]
+    outcome = _answer(module, "add_state", case)
+    assert SPEC.right("add_state", case, outcome, truth)
+    *rows, shared = outcome[1]
+    assert shared is False
+    assert not SPEC.right("add_state", case, [*ok, [*rows, True]], truth)
+    assert "are one dict" in SPEC.shown("add_state", [*ok, [*rows, True]], case, truth)

@@ -1,0 +1,338 @@
+"""``ttt check`` on the course's TD(0) agent (seeds 000/001): the faithful agent and game loop
+pass ``update``, ``take_action`` and ``play_game``; each classic bug fails on the check that
+names the method holding it; the stand-in Environment behaves as the course's; the plans
+cover what the checks promise; and an answer in any form never crashes the grader."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tttlab.usercode.boxside.loading import guarded
+from tttlab.usercode.boxside.shapes.td_agent import SIZE, Environment, TDAgentChild, text
+from tttlab.usercode.cases import exercise_truth
+from tttlab.usercode.exercises import EXERCISES, Case
+from tttlab.usercode.exercises import td_agent_truth as tt
+from tttlab.usercode.exercises.base import grid
+from tttlab.usercode.grading import check_path
+
+CORPUS = Path(__file__).parent / "corpus"
+FAITHFUL = CORPUS / "td_agent" / "agent.py"
+SOURCE = FAITHFUL.read_text()
+SPEC = EXERCISES["td-agent"]
+
+
+def _copy(tmp_path: Path, changes: list[tuple[str, str]], name: str = "agent.py") -> Path:
+    source = SOURCE
+    for old, new in changes:
+        assert old in source, old
+        source = source.replace(old, new)
+    path = tmp_path / name
+    path.write_text(source)
+    return path
+
+
+def _module(path: Path, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_faithful_agent_and_game_loop_pass_every_check() -> None:
+    report = check_path(FAITHFUL)
+    assert report.exercise == "td-agent"
+    assert report.ok, report.as_json()
+    assert {n: c.checked for n, c in report.checks.items()} == {
+        "update": 60,
+        "take_action": 273,
+        "play_game": 10,
+    }
+
+
+#: Each classic bug: the check that must fail, the changes to the faithful source, and words
+#: of the counterexample.
+BUGS: dict[str, tuple[str, list[tuple[str, str]], str]] = {
+    "the sweep run forwards": (
+        "update",
+        [("for prev in reversed(self.state_history):", "for prev in self.state_history:")],
+        "expected",
+    ),
+    "the target not carried back": ("update", [("            target = value\n", "")], "V["),
+    "alpha applied to the target": (
+        "update",
+        [
+            (
+                "self.V[prev] + self.alpha * (target - self.V[prev])",
+                "self.V[prev] + self.alpha * target - self.V[prev]",
+            )
+        ],
+        "V[",
+    ),
+    "the history kept between games": (
+        "update",
+        [
+            (
+                "            target = value\n        self.reset_history()",
+                "            target = value",
+            )
+        ],
+        "the history still holds 5 states after update, expected it emptied",
+    ),
+    "alpha stored as aplha": (
+        "update",
+        [("self.alpha = alpha", "self.aplha = alpha")],
+        "raised AttributeError: 'Agent' object has no attribute 'alpha'",
+    ),
+    "the greedy move the worst one": (
+        "take_action",
+        [
+            ("best_value = -1", "best_value = 2"),
+            ("if self.V[state] > best_value", "if self.V[state] < best_value"),
+        ],
+        "whose next state has V",
+    ),
+    "a probed cell left marked": (
+        "take_action",
+        [("                        env.board[i, j] = 0\n", "")],
+        "a probed cell left marked?",
+    ),
+    "eps reversed": (
+        "take_action",
+        [("if r < self.eps:", "if r > self.eps:")],
+        "whose next state has V",
+    ),
+    "one player never learns": (
+        "play_game",
+        [("    p1.update(env)\n    p2.update(env)\n", "    p1.update(env)\n")],
+        "returned without p2.update(env)",
+    ),
+    "update inside the loop": (
+        "play_game",
+        [
+            (
+                "        p2.update_state_history(state)\n    if draw:\n        env.draw_board()\n"
+                "    p1.update(env)\n    p2.update(env)\n",
+                "        p2.update_state_history(state)\n        p1.update(env)\n"
+                "        p2.update(env)\n",
+            )
+        ],
+        "p1.update(env) with its board",
+    ),
+    "the state recorded before the move": (
+        "play_game",
+        [
+            (
+                "        current_player.take_action(env)\n        state = env.get_state()\n",
+                "        state = env.get_state()\n        current_player.take_action(env)\n",
+            )
+        ],
+        "(it was given the state before the move)",
+    ),
+    # seen only by the statistical cases: the random move never picks the last empty cell
+    "a random move that skips a cell": (
+        "take_action",
+        [("np.random.choice(len(possible_moves))", "np.random.choice(len(possible_moves) - 1)")],
+        "chosen 0 times in 300",
+    ),
+    # ε = 0 and ε = 1 right, ε = 0.3 explores 0.09 of the time
+    "exploration at eps squared": (
+        "take_action",
+        [("if r < self.eps:", "if r < self.eps**2:")],
+        "the greedy cell",
+    ),
+}
+
+
+@pytest.mark.parametrize("bug", sorted(BUGS))
+def test_each_classic_bug_fails_on_the_check_of_its_method(bug: str, tmp_path: Path) -> None:
+    check, changes, words = BUGS[bug]
+    report = check_path(_copy(tmp_path, changes), only=(check,))
+    assert not report.checks[check].ok
+    example = report.checks[check].example
+    assert example is not None
+    assert words in example.got, example.got
+    assert example.got in example.repro
+    if check == "update":
+        assert "random.Random(" in example.repro
+        assert "alpha=" in example.repro
+
+
+def test_the_statistical_cases_say_their_false_alarm_rate(tmp_path: Path) -> None:
+    report = check_path(
+        _copy(tmp_path, [("np.random.choice(len(possible_moves))", "0")]), only=("take_action",)
+    )
+    example = report.checks["take_action"].example
+    assert example is not None
+    assert "false-alarm rate at most 1e-06 per check" in example.expected
+    cases = [c for c in SPEC.cases(exercise_truth())["take_action"] if c.arg.calls > 1]
+    assert {c.arg.eps for c in cases} == {1.0, 0.3}
+    # one test per empty cell at eps = 1, one per case in between: Bonferroni over them all
+    tests = sum(c.board.count(".") if c.arg.eps == 1.0 else 1 for c in cases)
+    assert all(c.arg.level == pytest.approx(1e-6 / tests) for c in cases)
+
+
+def test_a_missing_attribute_read_in_update_is_named_in_one_line(tmp_path: Path) -> None:
+    report = check_path(_copy(tmp_path, [("self.alpha = alpha", "self.aplha = alpha")]))
+    assert report.checks["take_action"].ok
+    assert report.checks["play_game"].ok
+    assert any(
+        "Agent.update reads self.alpha, which no method of Agent sets (it sets self.aplha)" in p
+        for p in report.problems
+    ), report.problems
+
+
+def test_the_notebooks_names_and_the_students_own_names(tmp_path: Path) -> None:
+    """The notebook's ``update_state_histories`` is fed; a history and an Environment's
+    board under other names are read through ``--name``; without play_game only its check
+    is not run."""
+    changes = [
+        ("def update_state_history(self, s):", "def update_state_histories(self, s):"),
+        ("self.state_history", "self.seen"),
+        ("env.board", "env.tiles"),
+        ("\n\ndef play_game(p1, p2, env, draw=False):", "\n\ndef unused(p1, p2, env, draw=False):"),
+    ]
+    path = _copy(tmp_path, changes)
+    report = check_path(path, only=("update", "take_action"))
+    update, take = (report.checks[c].example for c in ("update", "take_action"))
+    assert update is not None
+    assert "--name state_history=YOURS" in update.got
+    assert take is not None
+    assert take.got == "raised AttributeError: 'Environment' has no attribute 'tiles' (use --name)"
+    report = check_path(path, names={"state_history": "seen", "board": "tiles"})
+    assert report.checks["update"].ok
+    assert report.checks["take_action"].ok
+    assert "play_game" not in report.checks  # not defined: not checked, and said so
+    assert report.ok, report.as_json()
+    assert "play_game not defined: play_game not checked" in report.notes
+    only = check_path(path, only=("play_game",), names={"state_history": "seen"})
+    assert "does not define: play_game" in only.problems  # the one check asked for
+
+
+# the plans
+
+
+def test_the_histories_cover_every_length_both_seats_and_draws() -> None:
+    truth = exercise_truth()
+    cases = SPEC.cases(truth)["update"]
+    kinds = {(len(c.arg.moves), truth.winner[truth.index(c.board)], c.arg.seat) for c in cases}
+    assert kinds == {(n, w, s) for n, w in tt.KINDS for s in "XO"}
+    assert len({c.arg.seed for c in cases}) == len(cases) == 60
+    assert all(0.1 <= c.arg.alpha <= 0.9 for c in cases)
+    assert [c.rank for c in cases] == sorted(c.rank for c in cases)
+
+
+def test_the_game_seeds_end_in_wins_for_each_seat_and_draws() -> None:
+    truth = exercise_truth()
+    winners = []
+    for case in SPEC.cases(truth)["play_game"]:
+        board = "." * 9
+        for k, cell in enumerate(tt.spy_game(case.arg)):
+            board = board[:cell] + "XO"[k % 2] + board[cell + 1 :]
+        assert truth.terminal[truth.index(board)]
+        winners.append(truth.winner[truth.index(board)])
+    assert sorted(winners) == sorted("XXXXOOO...")
+
+
+def test_the_greedy_positions_include_ties_and_the_empty_board() -> None:
+    truth = exercise_truth()
+    cases = [c for c in SPEC.cases(truth)["take_action"] if c.arg.calls == 1]
+    assert cases[0].board == "." * 9
+    ties = [len(tt.greedy(c.board, c.arg)[0]) for c in cases]
+    assert ties.count(1) == 240
+    assert sorted(set(ties)) == [1, 2, 3]
+
+
+# the box's side, in this process
+
+
+def _run(target: Any, *args: Any) -> list[Any]:
+    outcome: list[Any] = guarded(target, args)
+    return outcome
+
+
+@pytest.mark.parametrize("numpy", [True, False])
+def test_the_stand_in_behaves_as_the_course_environment(numpy: bool) -> None:
+    course = _module(CORPUS / "course" / "Environment.py", "course_environment")
+    child = TDAgentChild(None)
+    if not numpy:
+        child.np = None
+    truth = exercise_truth()
+    for board in truth.boards:
+        ours, theirs = child.env(board), course.Environment()
+        for k, c in enumerate(board):
+            theirs.board[k // 3, k % 3] = {"X": -1, "O": 1, ".": 0}[c]
+        assert text(ours) == board
+        assert ours.get_state() == theirs.get_state() == tt.state_id(board)
+        assert ours.game_over() == theirs.game_over(force_recalculate=True)
+        assert (ours.winner, ours.ended) == (theirs.winner, theirs.ended)
+        assert [ours.reward(s) for s in (-1, 1)] == [theirs.reward(s) for s in (-1, 1)]
+        assert [ours.is_empty(k // 3, k % 3) for k in range(9)] == [c == "." for c in board]
+        assert ours.board[1][2] == ours.board[1, 2]
+    assert Environment(None).num_states == SIZE
+
+
+def test_the_box_side_without_numpy_grades_the_faithful_agent_right() -> None:
+    child = TDAgentChild(_module(FAITHFUL, "faithful_agent"))
+    child.np = None
+    truth = exercise_truth()
+    cases = SPEC.cases(truth)
+    for function in ("update", "take_action", "play_game"):
+        for case in cases[function][:: 7 if function == "take_action" else 3]:
+            outcome = child.call(function, SPEC.payload(function, case), _run)
+            assert SPEC.well_formed(function, outcome[1]), outcome
+            assert SPEC.right(function, case, outcome, truth), (function, case, outcome)
+
+
+def test_an_update_that_changes_nothing_is_wrong_in_the_entry_it_left(tmp_path: Path) -> None:
+    lazy = _copy(tmp_path, [("        reward = env.reward(self.sym)\n", "        return\n")])
+    child = TDAgentChild(_module(lazy, "lazy_agent"))
+    truth = exercise_truth()
+    case = SPEC.cases(truth)["update"][0]
+    outcome = child.call("update", SPEC.payload("update", case), _run)
+    assert outcome[:2] == ["v", [[], 0, 5]]
+    assert not SPEC.right("update", case, outcome, truth)
+    got = SPEC.got("update", outcome, case, truth)
+    (state, want), *_ = tt.sweep(case.arg, truth)[0]
+    assert got == (
+        f"V[{state}] ({grid(tt.board_of(state))}) = {tt.table(case.arg.seed)[state]:.6g}, "
+        f"expected {want:.6g}"
+    )
+
+
+# answers in any form
+
+
+FORGED = {
+    "update": [[[[SIZE + 5, 0.5], [-3, float("nan")]], 2, 0], [[], 99, 0], [[], 0, ["g", "x"]]],
+    "take_action": [
+        [[2, -1, 0, 0, 0, 0, 0, 0, 0], 0, ""],
+        [[0] * 9, 1, ""],
+        [[0] * 9, 1, "?????????"],
+        [[9] * 9, 0, ""],
+    ],
+    "play_game": [
+        [[["a", 1, "." * 9, 42]], False],
+        [[["a", 2, "." * 9, 0]], True],
+        [[["h", 1, "?" * 9, ["g", "x"]], ["u", 2, "X" * 9, 0]], False],
+        [[], True],
+    ],
+}
+
+
+@pytest.mark.parametrize("function", sorted(FORGED))
+def test_an_answer_in_any_form_is_wrong_and_worded_never_a_crash(function: str) -> None:
+    truth = exercise_truth()
+    case: Case = SPEC.cases(truth)[function][0]
+    for value in FORGED[function]:
+        assert SPEC.well_formed(function, value)
+        outcome = ["v", value]
+        assert not SPEC.right(function, case, outcome, truth)
+        assert SPEC.got(function, outcome, case, truth)
+        SPEC.board_shown(function, case, outcome)
