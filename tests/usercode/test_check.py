@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from tests.cli.helpers import ttt
+from tests.usercode.helpers import write_edited
 from tttlab.cli import main
 from tttlab.game import Geometry, state_space
 from tttlab.usercode import box, grading
@@ -35,13 +36,7 @@ MEMO = (CORPUS / "memo_minimax.py").read_text()
 
 
 def variant(folder: Path, changes: list[tuple[str, str]], name: str = "tictactoe.py") -> Path:
-    source = MEMO
-    for old, new in changes:
-        assert old in source, old
-        source = source.replace(old, new)
-    path = folder / name
-    path.write_text(source)
-    return path
+    return write_edited(MEMO, changes, folder / name)
 
 
 def test_the_check_space_is_the_facts() -> None:
@@ -211,7 +206,8 @@ def test_each_check_fails_on_its_classic_bug_for_the_right_reason(bug: str, tmp_
             [("EMPTY = None\n", "EMPTY = None\nwhile True:\n    pass\n")],
             "did not finish importing within 1 s",
         ),
-        ([("def minimax(board):", "def other(board):")], "does not define: minimax"),
+        # a name a check asked for (one only the checks left out need is no problem)
+        ([("def player(board):", "def other(board):")], "does not define: player"),
         (
             [("def player(board):\n", "def player(board):\n    import os\n    os._exit(3)\n")],
             "the process ended in player on .../.../... (exit code 3)",
@@ -233,6 +229,13 @@ def test_what_a_module_does_wrong_is_one_line(
     assert problem in report.problems[0]
     assert "\n" not in report.problems[0]
     assert "Traceback" not in report.problems[0]
+
+
+def test_a_name_only_the_checks_left_out_need_is_no_problem(tmp_path: Path) -> None:
+    path = variant(tmp_path, [("def minimax(board):", "def other(board):")])
+    report = check_cs50(path, time_limit=10, only=("initial_state", "player"))
+    assert report.ok, report.as_json()
+    assert report.problems == ()
 
 
 def test_a_module_that_is_not_installed_fails_only_the_calls_that_use_it(tmp_path: Path) -> None:

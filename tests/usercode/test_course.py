@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.usercode.helpers import failing, write_edited
 from tttlab.errors import AgentError
 from tttlab.game import Geometry, Player, state_space
 from tttlab.unboxed import UserAgent, user_agent
@@ -22,11 +23,7 @@ G3 = Geometry(3, 3, 3)
 def course_folder(tmp_path: Path, changes: list[tuple[str, str]]) -> Path:
     folder = tmp_path / "student"
     shutil.copytree(CORPUS / "course", folder)
-    source = (folder / "Environment.py").read_text()
-    for old, new in changes:
-        assert old in source, old
-        source = source.replace(old, new)
-    (folder / "Environment.py").write_text(source)
+    write_edited((folder / "Environment.py").read_text(), changes, folder / "Environment.py")
     return folder
 
 
@@ -96,11 +93,7 @@ COURSE_BUGS = {
 @pytest.mark.parametrize("bug", sorted(COURSE_BUGS))
 def test_each_course_check_fails_on_its_bug(bug: str, tmp_path: Path) -> None:
     check, changes, words = COURSE_BUGS[bug]
-    report = check_path(course_folder(tmp_path, changes), only=(check,))
-    assert not report.checks[check].ok
-    example = report.checks[check].example
-    assert example is not None
-    assert words in example.repro, example.repro
+    failing(course_folder(tmp_path, changes), check, words, where="repro")
 
 
 def test_a_dead_line_after_an_early_return_is_no_problem_when_the_checks_pass(

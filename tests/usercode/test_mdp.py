@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.usercode.helpers import failing, passing, write_edited
 from tttlab.game import Player, state_space
 from tttlab.planning import build_mdp
 from tttlab.usercode.exercises.mdp import NEITHER, MDPTextExercise
@@ -46,21 +47,13 @@ SWEEP = '        Q = R + gamma * np.einsum("sta,t->sa", P, V)\n        new = Q.m
 
 
 def variant(tmp_path: Path, changes: list[tuple[str, str]], name: str = "ttt_mdp.py") -> Path:
-    source = FAITHFUL.read_text()
-    for old, new in changes:
-        assert old in source, old
-        source = source.replace(old, new)
     folder = tmp_path / "student"
     folder.mkdir(exist_ok=True)
-    (folder / name).write_text(source)
-    return folder / name
+    return write_edited(FAITHFUL.read_text(), changes, folder / name)
 
 
 def test_the_faithful_module_passes_every_check() -> None:
-    report = check_path(FAITHFUL)
-    assert report.exercise == "mdp"
-    assert report.ok, report.summary()
-    assert {n: c.checked for n, c in report.checks.items()} == {
+    assert passing(FAITHFUL, "mdp") == {
         "P": 1 + mdp_truth().states,
         "R": mdp_truth().states,
         "iteration": 3,
@@ -138,15 +131,11 @@ BUGS = {
 }
 
 
-@pytest.mark.parametrize("bug", list(BUGS))
+@pytest.mark.parametrize("bug", BUGS)
 def test_each_classic_bug_fails_its_own_check(tmp_path: Path, bug: str) -> None:
-    check, changes, got = BUGS[bug]
-    report = check_path(variant(tmp_path, changes), only=(check,))
-    result = report.checks[check]
-    assert result.status == "fail", report.summary()
-    assert result.example is not None
-    assert got in result.example.got, result.example.got
-    assert result.example.got in result.example.repro
+    check, changes, words = BUGS[bug]
+    _, example = failing(variant(tmp_path, changes), check, words)
+    assert example.got in example.repro
 
 
 def test_the_students_own_choices_pass(tmp_path: Path) -> None:

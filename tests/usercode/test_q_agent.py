@@ -6,13 +6,13 @@ recomputed, the chi-square test's verdicts)."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from tests.usercode.helpers import failing, load_module, passing, write_edited
 from tttlab.usercode.boxside.loading import guarded
 from tttlab.usercode.boxside.shapes.q_agent import (
     EMPTY,
@@ -36,23 +36,7 @@ SPEC = EXERCISES["q-agent"]
 
 def _copy(tmp_path: Path, changes: list[tuple[str, str]], everywhere: bool = False) -> Path:
     """The faithful file with each ``old`` replaced (found once, unless ``everywhere``)."""
-    source = SOURCE
-    for old, new in changes:
-        assert old in source, old
-        assert everywhere or source.count(old) == 1, old
-        source = source.replace(old, new)
-    path = tmp_path / "qagent.py"
-    path.write_text(source)
-    return path
-
-
-def _module(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return write_edited(SOURCE, changes, tmp_path / "qagent.py", once=not everywhere)
 
 
 def _answer(module: ModuleType, function: str, case: Case) -> list[Any]:
@@ -66,10 +50,7 @@ def _answer(module: ModuleType, function: str, case: Case) -> list[Any]:
 
 
 def test_the_faithful_board_and_agent_pass_every_check_of_both_shapes() -> None:
-    report = check_path(FAITHFUL)
-    assert report.exercise == "board+q-agent"
-    assert report.ok, report.as_json()
-    assert {n: c.checked for n, c in report.checks.items()} == {
+    assert passing(FAITHFUL, "board+q-agent") == {
         "Board": 5478,
         "play": 16167,
         "add_state": 5478,
@@ -193,14 +174,10 @@ BUGS: dict[str, tuple[str, list[tuple[str, str]], str]] = {
 @pytest.mark.parametrize("bug", sorted(BUGS))
 def test_each_classic_bug_fails_on_the_check_of_its_method(bug: str, tmp_path: Path) -> None:
     check, changes, words = BUGS[bug]
-    report = check_path(_copy(tmp_path, changes), only=(check,))
+    report, example = failing(_copy(tmp_path, changes), check, words)
     assert report.exercise == "q-agent"
     assert list(report.checks) == [check]
-    assert not report.checks[check].ok
     assert report.checks[check].wrong > 0
-    example = report.checks[check].example
-    assert example is not None
-    assert words in example.got, example.got
     assert example.got in example.repro
 
 
@@ -301,7 +278,7 @@ def test_the_tables_the_box_starts_from_are_drawn_again_by_the_grader() -> None:
 def test_the_grader_recomputes_each_answer(tmp_path: Path) -> None:
     """Answers made in this process from the faithful agent are right; the same answers
     with one entry, one move or one count changed are not."""
-    module = _module(FAITHFUL, "qagent_faithful")
+    module = load_module(FAITHFUL, "qagent_faithful")
     truth = exercise_truth()
     cases = SPEC.cases(truth)
     ok = ["v"]

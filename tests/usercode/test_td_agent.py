@@ -5,13 +5,12 @@ cover what the checks promise; and an answer in any form never crashes the grade
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from tests.usercode.helpers import failing, load_module, passing, write_edited
 from tttlab.usercode.boxside.loading import guarded
 from tttlab.usercode.boxside.shapes.td_agent import SIZE, Environment, TDAgentChild, text
 from tttlab.usercode.cases import exercise_truth
@@ -26,30 +25,12 @@ SOURCE = FAITHFUL.read_text()
 SPEC = EXERCISES["td-agent"]
 
 
-def _copy(tmp_path: Path, changes: list[tuple[str, str]], name: str = "agent.py") -> Path:
-    source = SOURCE
-    for old, new in changes:
-        assert old in source, old
-        source = source.replace(old, new)
-    path = tmp_path / name
-    path.write_text(source)
-    return path
-
-
-def _module(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _copy(tmp_path: Path, changes: list[tuple[str, str]]) -> Path:
+    return write_edited(SOURCE, changes, tmp_path / "agent.py")
 
 
 def test_the_faithful_agent_and_game_loop_pass_every_check() -> None:
-    report = check_path(FAITHFUL)
-    assert report.exercise == "td-agent"
-    assert report.ok, report.as_json()
-    assert {n: c.checked for n, c in report.checks.items()} == {
+    assert passing(FAITHFUL, "td-agent") == {
         "update": 60,
         "take_action": 273,
         "play_game": 10,
@@ -150,14 +131,11 @@ BUGS: dict[str, tuple[str, list[tuple[str, str]], str]] = {
 }
 
 
-@pytest.mark.parametrize("bug", sorted(BUGS))
-def test_each_classic_bug_fails_on_the_check_of_its_method(bug: str, tmp_path: Path) -> None:
-    check, changes, words = BUGS[bug]
-    report = check_path(_copy(tmp_path, changes), only=(check,))
-    assert not report.checks[check].ok
-    example = report.checks[check].example
-    assert example is not None
-    assert words in example.got, example.got
+@pytest.mark.parametrize(("check", "changes", "words"), list(BUGS.values()), ids=list(BUGS))
+def test_each_classic_bug_fails_on_the_check_of_its_method(
+    check: str, changes: list[tuple[str, str]], words: str, tmp_path: Path
+) -> None:
+    _, example = failing(_copy(tmp_path, changes), check, words)
     assert example.got in example.repro
     if check == "update":
         assert "random.Random(" in example.repro
@@ -259,7 +237,7 @@ def _run(target: Any, *args: Any) -> list[Any]:
 
 @pytest.mark.parametrize("numpy", [True, False])
 def test_the_stand_in_behaves_as_the_course_environment(numpy: bool) -> None:
-    course = _module(CORPUS / "course" / "Environment.py", "course_environment")
+    course = load_module(CORPUS / "course" / "Environment.py", "course_environment")
     child = TDAgentChild(None)
     if not numpy:
         child.np = None
@@ -279,7 +257,7 @@ def test_the_stand_in_behaves_as_the_course_environment(numpy: bool) -> None:
 
 
 def test_the_box_side_without_numpy_grades_the_faithful_agent_right() -> None:
-    child = TDAgentChild(_module(FAITHFUL, "faithful_agent"))
+    child = TDAgentChild(load_module(FAITHFUL, "faithful_agent"))
     child.np = None
     truth = exercise_truth()
     cases = SPEC.cases(truth)
@@ -292,7 +270,7 @@ def test_the_box_side_without_numpy_grades_the_faithful_agent_right() -> None:
 
 def test_an_update_that_changes_nothing_is_wrong_in_the_entry_it_left(tmp_path: Path) -> None:
     lazy = _copy(tmp_path, [("        reward = env.reward(self.sym)\n", "        return\n")])
-    child = TDAgentChild(_module(lazy, "lazy_agent"))
+    child = TDAgentChild(load_module(lazy, "lazy_agent"))
     truth = exercise_truth()
     case = SPEC.cases(truth)["update"][0]
     outcome = child.call("update", SPEC.payload("update", case), _run)

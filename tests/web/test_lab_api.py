@@ -389,6 +389,16 @@ def test_check_grades_an_upload_in_its_box_and_stops_when_the_page_goes_away(
         status, again = call(url, "POST", "/api/check", {"source": source, "only": ["player"]})
         assert status == 200, again  # and the server grades the next one
         assert again["ok"] is True
+        # A learning agent is detected and checked on its own episodes: a sweep run forwards.
+        agent = (CORPUS / "td_agent" / "agent.py").read_text()
+        forwards = agent.replace("reversed(self.state_history)", "self.state_history")
+        assert forwards != agent
+        upload = {"source": forwards, "name": "agent.py", "only": ["update"]}
+        status, learned = call(url, "POST", "/api/check", upload)
+        assert status == 200, learned
+        assert learned["exercise"] == "td-agent"
+        assert learned["checks"]["update"]["status"] == "fail"
+        assert "the backward sweep" in learned["checks"]["update"]["example"]["expected"]
     finally:
         stop_serve(proc)
 

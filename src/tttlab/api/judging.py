@@ -152,10 +152,11 @@ def check(
 ) -> CheckReport:
     """Grade an exercise file or a student's folder on every reachable board: ``ttt
     check``. The code runs in a box of its own with these limits (``isolation``: "auto",
-    "required" or "off", as ``--isolation``); ``exercise`` ("cs50", "course" or "board")
-    forces the shape, ``only`` names the checks to run, and ``names`` maps the exercise's
-    names to the student's, as ``--name`` (``{"initialV_x": "init_x_vals", "board":
-    "tiles"}``).
+    "required" or "off", as ``--isolation``); ``exercise`` (one of "cs50", "course",
+    "board", "td-agent", "q-agent", "mdp") forces the shape (else every shape the files
+    define is graded, in one report), ``only`` names the checks to run, and ``names`` maps
+    the exercise's names to the student's, as ``--name`` (``{"initialV_x": "init_x_vals",
+    "board": "tiles"}``).
 
     Examples:
         ```python

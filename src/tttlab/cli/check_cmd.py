@@ -231,7 +231,8 @@ def check_command(
     as_json: bool,
 ) -> int:
     """Grade tic-tac-toe exercises on every reachable board: CS50 AI's tictactoe.py, the
-    course's Environment, or the Q-learning text's Board class (detected).
+    course's Environment and TD(0) Agent, the Q-learning text's Board and Agent, the MDP
+    text's P and R (detected; a folder holding several has each graded).
 
     Each PATH is a .py file or a folder of a student's files. Each runs in a box of its
     own (a private copy of its files, no network, its own processes, limits on time,

@@ -33,6 +33,7 @@ __all__ = [
     "kind",
     "listing",
     "literal",
+    "one_entry",
     "one_of",
     "row",
 ]
@@ -113,6 +114,19 @@ def garbage(value: Any) -> str | None:
     if isinstance(value, list) and value[:1] == ["g"]:
         return str(value[1])
     return None
+
+
+def one_entry(found: list[Path], none: str, several: str) -> tuple[list[Path], str]:
+    """The files of a folder that could be an exercise's entry file, and what is wrong when
+    there is not exactly one: ``none``, or ``several`` (``{n}`` the count, ``{listed}`` the
+    names) and how to name the one to grade."""
+    if not found:
+        return found, none
+    if len(found) > 1:
+        listed = ", ".join(f.name for f in found)
+        many = several.format(n=len(found), listed=listed)
+        return found, f"{many}: name the one to grade (ttt check {found[0]})"
+    return found, ""
 
 
 class Exercise:

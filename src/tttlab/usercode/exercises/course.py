@@ -18,13 +18,14 @@ if TYPE_CHECKING:
     from tttlab.usercode.cases import ExerciseTruth
     from tttlab.usercode.report import CheckReport
 
-__all__ = ["ALL_BOARDS", "CourseExercise"]
+__all__ = ["ALL_BOARDS", "CourseExercise", "board_of", "state_id"]
 
 ALL_BOARDS = 3**9
 _DIGIT = {".": 0, "X": 1, "O": 2}
 
 
-def _text(state: int) -> str:
+def board_of(state: int) -> str:
+    """The board of a course state (``"X.O......"``)."""
     cells = []
     for _ in range(9):
         state, v = divmod(state, 3)
@@ -32,7 +33,8 @@ def _text(state: int) -> str:
     return "".join(cells)
 
 
-def _id(board: str) -> int:
+def state_id(board: str) -> int:
+    """The course's state of a board: base 3, cell k weighs 3**k, empty 0, x 1, o 2."""
     return sum(3**k * _DIGIT[c] for k, c in enumerate(board))
 
 
@@ -95,9 +97,11 @@ class CourseExercise(Exercise):
         every = [
             Case(b, truth.where.get(b, truth.size + s))
             for s in range(ALL_BOARDS)
-            for b in (_text(s),)
+            for b in (board_of(s),)
         ]
-        triples = [[_id(c.board), truth.winner[c.rank], truth.terminal[c.rank]] for c in reachable]
+        triples = [
+            [state_id(c.board), truth.winner[c.rank], truth.terminal[c.rank]] for c in reachable
+        ]
         return {
             "get_state": every,
             "game_over": reachable,
@@ -128,27 +132,26 @@ class CourseExercise(Exercise):
                 if type(state) is not int or not 0 <= state < ALL_BOARDS:
                     return f"state {str(state)[:20]} is not a board's (0 to {ALL_BOARDS - 1:,})"
                 if state in seen:
-                    return f"state {state} ({base.grid(_text(state))}) listed twice"
+                    return f"state {state} ({base.grid(board_of(state))}) listed twice"
                 seen[state] = [winner, ended]
             for state in range(ALL_BOARDS):
                 if state not in seen:
-                    return f"state {state} ({base.grid(_text(state))}) missing"
+                    return f"state {state} ({base.grid(board_of(state))}) missing"
             for board, winner, terminal in zip(
                 truth.boards, truth.winner, truth.terminal, strict=True
             ):
-                got = seen[_id(board)]
+                got = seen[state_id(board)]
                 if got != [winner, terminal]:
                     return (
-                        f"state {_id(board)} ({base.grid(board)}): winner {_who(got[0])}, "
+                        f"state {state_id(board)} ({base.grid(board)}): winner {_who(got[0])}, "
                         f"ended {got[1]}; expected winner {_who(winner)}, ended {terminal}"
                     )
             return None
         for triple, v in zip(case.arg, value, strict=True):
             wanted = self._value_wanted(function, triple)
             if not abs(v - wanted) <= 1e-9:  # NaN is never close
-                return (
-                    f"V[{triple[0]}] ({base.grid(_text(triple[0]))}) is {v:g}, expected {wanted:g}"
-                )
+                shown = base.grid(board_of(triple[0]))
+                return f"V[{triple[0]}] ({shown}) is {v:g}, expected {wanted:g}"
         return None
 
     def right(self, function: str, case: Case, outcome: list[Any], truth: ExerciseTruth) -> bool:
@@ -157,7 +160,7 @@ class CourseExercise(Exercise):
         value = outcome[1]
         i = case.rank
         if function == "get_state":
-            return bool(value == _id(case.board))
+            return bool(value == state_id(case.board))
         if function == "game_over":
             return bool(value[0] is truth.terminal[i] and value[2] is truth.terminal[i])
         if function == "winner":
@@ -169,7 +172,7 @@ class CourseExercise(Exercise):
     def expected(self, function: str, case: Case, truth: ExerciseTruth) -> str:
         i = case.rank
         if function == "get_state":
-            return str(_id(case.board))
+            return str(state_id(case.board))
         if function == "game_over":
             return f"{truth.terminal[i]}, with ended = {truth.terminal[i]}"
         if function == "winner":

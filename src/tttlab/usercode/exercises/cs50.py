@@ -68,15 +68,11 @@ class CS50(Exercise):
                     found.append(path)
             except OSError:
                 continue
-        if not found:
-            return found, "no .py file in it defines minimax()"
-        if len(found) > 1:
-            listed = ", ".join(f.name for f in found)
-            return found, (
-                f"{len(found)} files define minimax() ({listed}) "
-                f"and none is tictactoe.py: name the one to grade (ttt check {found[0]})"
-            )
-        return found, ""
+        return base.one_entry(
+            found,
+            "no .py file in it defines minimax()",
+            "{n} files define minimax() ({listed}) and none is tictactoe.py",
+        )
 
     forms: ClassVar[dict[str, Form]] = {
         "initial_state": BOARD,

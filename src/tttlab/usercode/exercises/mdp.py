@@ -115,15 +115,11 @@ class MDPTextExercise(Exercise):
         """The one .py file of ``folder`` that assigns ``P`` and ``R`` at its top level
         (the notebook's script; its helper modules are imported from it)."""
         found = [p for p in sorted(folder.glob("*.py")) if _assigns(p, ("P", "R"))]
-        if not found:
-            return found, "no .py file in it assigns P and R at its top level"
-        if len(found) > 1:
-            listed = ", ".join(f.name for f in found)
-            return found, (
-                f"{len(found)} files assign P and R at their top level ({listed}): "
-                f"name the one to grade (ttt check {found[0]})"
-            )
-        return found, ""
+        return base.one_entry(
+            found,
+            "no .py file in it assigns P and R at its top level",
+            "{n} files assign P and R at their top level ({listed})",
+        )
 
     def cases(self, truth: ExerciseTruth) -> dict[str, list[Case]]:
         states = mdp_truth().states

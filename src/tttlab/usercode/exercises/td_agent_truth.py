@@ -20,6 +20,7 @@ from tttlab.usercode.boxside.shapes.base import drawn
 from tttlab.usercode.boxside.shapes.td_agent import SIZE, spy_game
 
 from .base import grid
+from .course import board_of, state_id
 
 if TYPE_CHECKING:
     from tttlab.usercode.cases import ExerciseTruth
@@ -47,20 +48,6 @@ __all__ = [
 FALSE_ALARM = 1e-6
 #: The kinds of game ``update`` is given, shortest first: (moves, winner).
 KINDS = ((5, "X"), (6, "O"), (7, "X"), (8, "O"), (9, "X"), (9, "."))
-_DIGIT = {".": 0, "X": 1, "O": 2}
-
-
-def state_id(board: str) -> int:
-    """The course's state of a board: base 3, cell k weighs 3**k, empty 0, x 1, o 2."""
-    return sum(3**k * _DIGIT[c] for k, c in enumerate(board))
-
-
-def board_of(state: int) -> str:
-    cells = []
-    for _ in range(9):
-        state, v = divmod(state, 3)
-        cells.append(".XO"[v])
-    return "".join(cells)
 
 
 def cell_name(cell: int) -> str:

@@ -10,6 +10,9 @@ class Agent:
         self.alpha = alpha
         self.state_history = []
 
+    def update_state_history(self, s):
+        self.state_history.append(s)
+
     def setV(self, V):
         self.V = V
 
@@ -29,9 +32,6 @@ class Agent:
                 if value > best:
                     best, move = value, (i, j)
         env.board[move] = self.sym
-
-    def update_state_history(self, s):
-        self.state_history.append(s)
 
     def update(self, env):
         target = env.reward(self.sym)

@@ -14,16 +14,10 @@ import numpy as np
 # ---- the helper module (tic_tac_toe_aux_funcs.py) ----
 
 WEIGHTS = 3 ** np.arange(8, -1, -1)  # cell a has weight 3**(8 - a)
-LINES = [
-    (0, 1, 2),
-    (3, 4, 5),
-    (6, 7, 8),
-    (0, 3, 6),
-    (1, 4, 7),
-    (2, 5, 8),
-    (0, 4, 8),
-    (2, 4, 6),
-]
+CELLS = np.arange(9).reshape(3, 3)
+# the rows, the columns and the two diagonals, each as its three cells
+STACKED = np.vstack([CELLS, CELLS.T, CELLS.diagonal(), np.fliplr(CELLS).diagonal()])
+LINES = [tuple(line) for line in STACKED.tolist()]
 
 
 def id_to_board(i):

@@ -5,16 +5,9 @@ a script."""
 
 import random
 
-LINES = [
-    (0, 1, 2),
-    (3, 4, 5),
-    (6, 7, 8),
-    (0, 3, 6),
-    (1, 4, 7),
-    (2, 5, 8),
-    (0, 4, 8),
-    (2, 4, 6),
-]
+ROWS = [(r, r + 1, r + 2) for r in (0, 3, 6)]
+COLUMNS = [(c, c + 3, c + 6) for c in (0, 1, 2)]
+LINES = ROWS + COLUMNS + [(0, 4, 8), (2, 4, 6)]
 
 
 class Board:
@@ -39,15 +32,16 @@ class Board:
             self.reward = -1
 
     def play(self, action, player):
-        self.state = self.state[:action] + player + self.state[action + 1 :]
+        cells = list(self.state)
+        cells[action] = player
+        self.state = "".join(cells)
         self.open.remove(action)
         self.check_end(player, action)
 
     def display(self):
         marks = {"0": "_", "1": "X", "2": "O"}
-        for row in range(3):
-            cells = range(row * 3, row * 3 + 3)
-            print("  ".join(f"{i}:{marks[self.state[i]]}" for i in cells))
+        for first in (0, 3, 6):
+            print("  ".join(f"{i}:{marks[self.state[i]]}" for i in range(first, first + 3)))
 
 
 class Agent:
@@ -87,6 +81,14 @@ class Agent:
         for action in open:
             self.q[state][action] = 0.0
 
+    def move(self, action, player):
+        """Plays action for player; returns the state it leads to, added if new."""
+        self.State.play(action, self.players[player])
+        state = self.State.state
+        if state not in self.states:
+            self.add_state(state, self.State.open)
+        return state
+
     def qlearning(self, num_episodes):
         for _ in range(num_episodes):
             self.State = Board()
@@ -94,11 +96,8 @@ class Agent:
             while self.State.winner is None:
                 previous = self.State.state
                 action = self.choose_action(player)
-                self.State.play(action, self.players[player])
+                state = self.move(action, player)
                 player = not player
-                state = self.State.state
-                if state not in self.states:
-                    self.add_state(state, self.State.open)
                 if self.State.winner is None:
                     future = self.q[state][self.best_action(player)]
                     expected = self.State.reward + self.discount * future
@@ -113,11 +112,8 @@ class Agent:
             action = self.choose_action(player)
             while self.State.winner is None:
                 previous = self.State.state
-                self.State.play(action, self.players[player])
+                state = self.move(action, player)
                 player = not player
-                state = self.State.state
-                if state not in self.states:
-                    self.add_state(state, self.State.open)
                 if self.State.winner is None:
                     next_action = self.choose_action(player)
                     target = self.State.reward + self.discount * self.q[state][next_action]

@@ -39,14 +39,17 @@ class Agent:
         else:
             next_move = None
             best_value = -1
+            pos2value = {}  # for debugging
             for i in range(LENGTH):
                 for j in range(LENGTH):
                     if env.is_empty(i, j):
                         env.board[i, j] = self.sym
                         state = env.get_state()
+                        pos2value[(i, j)] = self.V[state]
                         env.board[i, j] = 0
                         if self.V[state] > best_value:
                             best_value = self.V[state]
+                            best_state = state
                             next_move = (i, j)
         env.board[next_move[0], next_move[1]] = self.sym
 

@@ -1,0 +1,59 @@
+"""What the usercode tests share: a corpus file with a student's change made to it (each
+change must apply, so a corpus edit cannot silently turn a variant into the faithful file),
+a module loaded from a path, and the counterexample a check must fail with."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+from tttlab.usercode.grading import check_path
+from tttlab.usercode.report import CheckReport, Example
+
+
+def edited(source: str, changes: list[tuple[str, str]], once: bool = False) -> str:
+    """``source`` with each ``old`` replaced by its ``new`` (``old`` found, once if asked)."""
+    for old, new in changes:
+        assert old in source, old
+        assert not once or source.count(old) == 1, old
+        source = source.replace(old, new)
+    return source
+
+
+def write_edited(
+    source: str, changes: list[tuple[str, str]], path: Path, once: bool = False
+) -> Path:
+    """``path``, holding ``source`` with the changes made (:func:`edited`)."""
+    path.write_text(edited(source, changes, once))
+    return path
+
+
+def load_module(path: Path, name: str) -> ModuleType:
+    """The module at ``path``, imported as ``name`` in this process."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def failing(path: Path, check: str, words: str, where: str = "got") -> tuple[CheckReport, Example]:
+    """``path`` checked on ``check`` alone: the check fails on a wrong answer, with a
+    counterexample whose ``where`` (``got``, ``repro``...) holds ``words``."""
+    report = check_path(path, only=(check,))
+    result = report.checks[check]
+    assert result.status == "fail", report.as_json()
+    assert result.example is not None
+    shown = getattr(result.example, where)
+    assert words in shown, shown
+    return report, result.example
+
+
+def passing(path: Path, exercise: str) -> dict[str, int]:
+    """``path`` checked whole, found to be ``exercise`` and passing: the calls each check made."""
+    report = check_path(path)
+    assert report.exercise == exercise
+    assert report.ok, report.as_json()
+    return {n: c.checked for n, c in report.checks.items()}
