@@ -14,7 +14,12 @@ Each board is printed with its published value beside the result. A disagreement
 error (exit status 1); a board whose proof did not finish within ``--time-limit`` is
 reported as such (exit status 3 when any did, and no disagreement).
 
-Run:  .venv/bin/python benchmarks/mnk_table.py [--time-limit 600] [--boards 6x5k4,8x4k4] [--json]
+With ``--certificates`` each board's proof is also written as a certificate
+(``ttt solve --certificate``) and checked by ``ttt verify``, each in a fresh process: the
+certificate's size (positions with a move, bytes) and both commands' times are reported.
+
+Run:  .venv/bin/python benchmarks/mnk_table.py [--time-limit 600] [--boards 6x5k4,8x4k4]
+      [--certificates] [--json]
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 # (board, published value from X's side)
@@ -76,12 +83,49 @@ def solve(board: str, time_limit: float, memory_mb: int | None) -> dict[str, Any
     return row
 
 
+def certify(board: str, time_limit: float, memory_mb: int | None) -> dict[str, Any]:
+    """``ttt solve --certificate FILE`` then ``ttt verify FILE``, each in a fresh process."""
+    rows, rest = board.split("x")
+    cols, k = rest.split("k")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"{board}.json"
+        argv = [sys.executable, "-m", "tttlab", "solve", "--board", f"{rows}x{cols}", "--k", k]
+        argv += ["--engine", "search", "--json", "--time-limit", f"{time_limit:g}"]
+        argv += ["--certificate", str(path)]
+        if memory_mb is not None:
+            argv += ["--memory", str(memory_mb)]
+        started = time.perf_counter()
+        built = subprocess.run(argv, capture_output=True, text=True, check=False)
+        row: dict[str, Any] = {"build_seconds": round(time.perf_counter() - started, 2)}
+        if built.returncode != 0:
+            lines = built.stderr.strip().splitlines()
+            row["certificate_error"] = lines[-1] if lines else f"exit {built.returncode}"
+            return row
+        data = json.loads(built.stdout)["certificate"]
+        row.update(moves=data["moves"], bytes=path.stat().st_size)
+        started = time.perf_counter()
+        checked = subprocess.run(
+            [sys.executable, "-m", "tttlab", "verify", str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        row["verify_seconds"] = round(time.perf_counter() - started, 2)
+        if checked.returncode != 0:
+            lines = (checked.stderr or checked.stdout).strip().splitlines()
+            row["certificate_error"] = "verify: " + (lines[-1] if lines else "no output")
+        return row
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=600.0)
     parser.add_argument("--memory", type=int, default=None, help="MiB for the table")
     parser.add_argument("--boards", default=None, help="a comma-separated subset")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--certificates", action="store_true", help="write and verify each board's certificate"
+    )
     args = parser.parse_args()
     wanted = set(args.boards.split(",")) if args.boards else None
     rows: list[dict[str, Any]] = []
@@ -95,6 +139,9 @@ def main() -> int:
             row["error"] = f"DISAGREES with the published value ({WORDS[published]})"
         elif "value" not in row:
             unproved += 1
+        if args.certificates and "error" not in row:
+            row.update(certify(board, args.time_limit, args.memory))
+            unproved += "certificate_error" in row
         rows.append(row)
         if not args.json:
             if "value" in row and "error" not in row:
@@ -106,6 +153,14 @@ def main() -> int:
                 )
             else:
                 print(f"{board:<6} (published: {WORDS[published]:<7}) {row['error']}", flush=True)
+            if "certificate_error" in row:
+                print(f"{'':<6} certificate: {row['certificate_error']}", flush=True)
+            elif "moves" in row:
+                print(
+                    f"{'':<6} certificate: {row['moves']:>11,} positions {row['bytes']:>13,} bytes "
+                    f"{row['build_seconds']:>8.2f} s build {row['verify_seconds']:>8.2f} s verify",
+                    flush=True,
+                )
     if args.json:
         print(json.dumps({"time_limit": args.time_limit, "rows": rows}, indent=2))
     if disagree:

@@ -1,9 +1,8 @@
 """``ttt verify``: check a proof certificate against the rules alone.
 
-Deliberately simple and separate: this module imports nothing from the rest of tttlab but
-the base of its errors and the declared limits (not the game package, not the solver, its
-search, heuristics or tables). It knows the rules of an m,n,k game from three integers, and
-it walks the certificate's strategies over every reply the rules allow.
+Deliberately simple and separate: it imports nothing of tttlab but the base of its errors and
+the declared limits (no game package, no solver), knows the rules of an m,n,k game from three
+integers, and walks the certificate's strategies over every reply the rules allow.
 
 A certificate (written by ``ttt solve --certificate FILE``; docs/reference/json.md) is JSON::
 
@@ -32,7 +31,12 @@ a :class:`CertificateError` of one line. What each claim needs:
   without a mark of the holding side contains a whole pair (the holding side answers a move
   on one cell of a pair with the other, so the other side never owns a whole line).
 
-The walk visits each position once (a position reached by two move orders is checked once).
+The walk visits each position once. A cell is *dead* when every line through it holds an X
+and an O (decided here, never read from the file). Against a holding strategy a reply on a
+dead cell needs no answer: the holder plays any mark, and an extra mark never helps the other
+side complete a line (the dead one is on no line the holder has not blocked). Against a
+winning one the walk checks the lowest dead reply: after two such replies the positions
+differ only on two dead cells, on no line anyone can complete: one game, two cells swapped.
 """
 
 from __future__ import annotations
@@ -108,6 +112,16 @@ class _Rules:
                     if 0 <= end_r < rows and 0 <= end_c < cols:
                         lines.append(tuple((r + dr * i) * cols + c + dc * i for i in range(k)))
         self.lines = lines
+        self.through = [[line for line in lines if c in line] for c in range(self.cells)]
+
+    def replies(self, board: str, empty: list[int], hold: bool) -> list[int]:
+        """The replies the walk checks: each empty cell not dead (a dead one: every line
+        through it holds an X and an O), and against a win the lowest dead one."""
+        both = {"X", "O"}
+        live = [c for c in empty if any(both - {board[i] for i in ln} for ln in self.through[c])]
+        if len(live) < len(empty) and not hold:
+            live.append(next(c for c in empty if c not in live))
+        return live
 
     def parse(self, text: str) -> str:
         board = text.replace("/", "")
@@ -160,10 +174,17 @@ class _Rules:
             for line in self.lines
         )
 
-    def can_never_complete(self, board: str, mark: str) -> bool:
-        """Whether every line already holds a mark of the other side."""
-        other = "O" if mark == "X" else "X"
-        return all(any(board[c] == other for c in line) for line in self.lines)
+    def held(self, board: str, holder: str, holder_moves: bool) -> bool:
+        """Erdős–Selfridge: the lines free of ``holder``'s marks, each weighing 2^-(its empty
+        cells), weigh under 1 with the holder to move (1/2 with the other side to move)."""
+        weight, most = 0, 1 << (self.k - (not holder_moves))
+        for cells in self.lines:
+            line = [board[c] for c in cells]
+            if holder not in line:
+                weight += 1 << (self.k - line.count("."))
+                if weight >= most:
+                    return False
+        return True
 
     def key(self, board: str) -> str:
         return "/".join(board[r * self.cols : (r + 1) * self.cols] for r in range(self.rows))
@@ -191,14 +212,14 @@ def _walk(rules: _Rules, root: str, side: str, goal: str, moves: dict[str, Any])
                 raise CertificateError(f"{key}: a full board, not a win for {side}")
             continue
         mover = "X" if board.count("X") == board.count("O") else "O"
-        if goal == "hold" and rules.can_never_complete(board, other):
+        if goal == "hold" and rules.held(board, side, mover == side):
             continue  # a leaf: the other side can no longer complete any line
         entry = moves.get(key)
         if goal == "hold" and isinstance(entry, list):
             _check_pairing(rules, board, side, entry, key)
             continue  # a leaf: the pairing holds from here on
         if mover == side:
-            if goal == "win" and rules.can_complete_now(board, side):
+            if rules.can_complete_now(board, side):
                 continue  # a leaf: the winning move is on the board for anyone to see
             move = entry
             if move is None:
@@ -207,7 +228,8 @@ def _walk(rules: _Rules, root: str, side: str, goal: str, moves: dict[str, Any])
                 raise CertificateError(f"{key}: {side}'s move {move!r} is not a legal move")
             stack.append(board[:move] + side + board[move + 1 :])
         else:
-            stack.extend(board[:c] + other + board[c + 1 :] for c in empty)
+            replies = rules.replies(board, empty, goal == "hold")
+            stack.extend(board[:c] + other + board[c + 1 :] for c in replies)
     return len(seen)
 
 

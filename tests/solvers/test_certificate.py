@@ -6,17 +6,19 @@ from __future__ import annotations
 import copy
 import json
 import re
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from tests.cli.helpers import ttt
 from tttlab.game import Geometry, Position
 from tttlab.solvers import solve_table
 from tttlab.solvers.bitboard import SearchStopped
-from tttlab.solvers.certificate import build_certificate, write_certificate
-from tttlab.verifier import CertificateError, verify, verify_file
+from tttlab.solvers.certificate import _held, build_certificate, replies, write_certificate
+from tttlab.verifier import CertificateError, _Rules, verify, verify_file
 
 
 def _certificate(position: Position) -> dict[str, Any]:
@@ -178,35 +180,36 @@ def test_ttt_verify_on_what_is_not_a_certificate_says_so_in_one_line(tmp_path: P
 
 
 def test_a_pairing_leaf_is_checked_as_a_pairing() -> None:
-    """2x4 with k=4 has two lines, the rows: each side holds by a pair in each row. The
-    solver's certificate is that pairing, at the root; the verifier accepts it, and rejects a
-    pairing that leaves a line uncovered, reuses a cell, uses an occupied one or is not made
-    of pairs."""
-    data = _certificate(Position.initial(Geometry(2, 4, 4)))
+    """3x6 with k=4 has nine lines, the rows' windows of four: O holds from the start by
+    two pairs in each row, and the solver's certificate is that pairing at the root. On 4x5
+    with k=4 the certificate ends in pairings deeper in the game. The verifier accepts them,
+    and rejects a pairing that leaves a line uncovered, reuses a cell, uses an occupied one
+    or is not made of pairs."""
+    data = _certificate(Position.initial(Geometry(3, 6, 4)))
     assert data["claim"] == "draw"
     root = data["position"]
-    for side in ("X", "O"):
-        pairs = data["strategies"][side][root]
-        assert len(pairs) == 2
-        assert {c // 4 for c in pairs[0]} != {c // 4 for c in pairs[1]}  # one pair per row
+    pairs = data["strategies"]["O"][root]
+    assert len(pairs) == 6
+    assert sorted(a // 6 for a, b in pairs if a // 6 == b // 6) == [0, 0, 1, 1, 2, 2]
     assert verify(data).positions == {"X": 1, "O": 1}
-    for pairs, fragment in [
-        ([[0, 1]], "leaves the line [4, 5, 6, 7] uncovered"),
-        ([[0, 1], [1, 5]], "cell 1 is not free"),
-        ([[0, 4], [1, 5]], "leaves the line"),
-        ([[0, 1, 2], [4, 5]], "is not a pair of cells"),
-        ([[0, 1], [4, 99]], "cell 99 is not free"),
+    for bad_pairs, fragment in [
+        ([pairs[0], *pairs[2:]], "uncovered"),
+        ([pairs[0], [pairs[0][1], 5], *pairs[1:]], f"cell {pairs[0][1]} is not free"),
+        ([[*pairs[0], 5], *pairs[1:]], "is not a pair of cells"),
+        ([[pairs[0][0], 99], *pairs[1:]], "cell 99 is not free"),
     ]:
         bad = copy.deepcopy(data)
-        bad["strategies"]["O"][root] = pairs
+        bad["strategies"]["O"][root] = bad_pairs
         with pytest.raises(CertificateError, match=re.escape(fragment)):
             verify(bad)
-    later = copy.deepcopy(data)
-    later["position"] = "X.../...."
-    later["strategies"]["X"] = {"X.../....": [[2, 3], [6, 7]]}
-    later["strategies"]["O"] = {"X.../....": [[0, 1], [4, 5]]}  # 0 is X's
-    with pytest.raises(CertificateError, match="cell 0 is not free"):
-        verify(later)
+    deeper = _certificate(Position.initial(Geometry(4, 5, 4)))
+    key, leaf = next((k, v) for k, v in deeper["strategies"]["O"].items() if isinstance(v, list))
+    verify(deeper)
+    taken = key.replace("/", "").index("X")
+    bad = copy.deepcopy(deeper)
+    bad["strategies"]["O"][key] = [[taken, leaf[0][1]], *leaf[1:]]
+    with pytest.raises(CertificateError, match=f"cell {taken} is not free"):
+        verify(bad)
 
 
 def test_a_certificate_past_its_time_limit_says_so_whichever_proof_was_running() -> None:
@@ -215,3 +218,120 @@ def test_a_certificate_past_its_time_limit_says_so_whichever_proof_was_running()
         SearchStopped, match=r"^the certificate of 5x5k4 was not finished within .* 1\.5 s$"
     ):
         build_certificate(Position.initial(Geometry(5, 5, 4)), table_bits=20, time_limit=1.5)
+
+
+def _dead_by_definition(board: str, g: Geometry, cell: int) -> bool:
+    """A cell is dead when every line through it holds an X and an O (written from the
+    definition, apart from both implementations)."""
+    return all({"X", "O"} <= {board[c] for c in line} for line in g.lines if cell in line)
+
+
+@pytest.mark.parametrize("board", ["3x3k3", "4x4k4", "5x5k4"])
+def test_the_verifier_and_the_builder_walk_the_same_replies(board: str) -> None:
+    """Every live reply, and of the dead ones the lowest against a winning strategy and none
+    against a holding one: the verifier (rules only) and the certificate builder (tttlab's
+    positions) agree with the definition on random games."""
+    g = Geometry.parse(board)
+    rules = _Rules(g.rows, g.cols, g.k)
+    rng = np.random.default_rng(7)
+    seen_dead = 0
+    for _ in range(300):
+        p = Position.initial(g)
+        while not p.is_terminal:
+            text = p.to_string()
+            empty = list(p.legal_moves)
+            dead = [c for c in empty if _dead_by_definition(text, g, c)]
+            seen_dead += bool(dead)
+            live = sorted(c for c in empty if c not in dead)
+            for hold, expected in ((True, live), (False, live + dead[:1])):
+                assert sorted(replies(p, hold)) == sorted(expected)
+                assert sorted(rules.replies(text, empty, hold)) == sorted(expected)
+            p = p.apply(int(rng.choice(empty)))
+    assert seen_dead > 20  # the games did reach dead cells
+
+
+def test_a_holding_strategy_answers_no_reply_on_a_dead_cell() -> None:
+    """From a 4x4 k=4 position where O is to move with two dead empty cells (1 and 4: every
+    line through them holds an X and an O) and the game is a draw, X's holding strategy
+    answers neither of O's marks there (X may play any mark after one: an extra mark never
+    helps O), and the verifier accepts it."""
+    g = Geometry(4, 4, 4)
+    position = Position.from_string("..OX/.XOX/X..X/OO..", g)
+    text = position.to_string()
+    dead = [c for c in position.legal_moves if _dead_by_definition(text, g, c)]
+    assert position.to_move.name == "O"
+    assert dead == [1, 4]
+    data = _certificate(position)
+    assert data["claim"] == "draw"
+    strategy = data["strategies"]["X"]
+    assert not any(position.apply(c).to_string("/") in strategy for c in dead)
+    assert verify(data).claim == "draw"
+
+
+def test_a_winning_strategy_answers_the_lowest_reply_on_a_dead_cell_and_needs_it() -> None:
+    """From a 5x5 k=4 position where O is to move with three dead empty cells and X wins,
+    X's strategy answers O's mark on the lowest dead cell only (the others are the same game
+    with two cells swapped), and without that answer the certificate is refused."""
+    g = Geometry(5, 5, 4)
+    position = Position.from_string("O..../.X.XO/..OX./XX.OX/O.XO.", g)
+    text = position.to_string()
+    dead = [c for c in position.legal_moves if _dead_by_definition(text, g, c)]
+    assert position.to_move.name == "O"
+    assert dead == [10, 14, 24]
+    data = _certificate(position)
+    assert data["claim"] == "X wins"
+    strategy = data["strategies"]["X"]
+    lowest, *others = (position.apply(c).to_string("/") for c in dead)
+    assert isinstance(strategy[lowest], int)
+    assert not any(key in strategy for key in others)
+    verify(data)
+    bad = copy.deepcopy(data)
+    del bad["strategies"]["X"][lowest]
+    with pytest.raises(CertificateError, match="has no move here"):
+        verify(bad)
+
+
+@pytest.mark.parametrize("board", ["3x3k3", "3x4k3"])
+def test_erdos_selfridge_leaves_are_never_positions_the_attacker_wins(board: str) -> None:
+    """The holding walk stops where the lines free of the holder's marks, each weighing
+    2^-(its empty cells), weigh under 1 with the holder to move (1/2 with the attacker to
+    move). On every position of these boards the verifier's weight agrees with one computed
+    in fractions, and where it stops the solver's table says the attacker cannot win."""
+    g = Geometry.parse(board)
+    rules = _Rules(g.rows, g.cols, g.k)
+    solution = solve_table(g)
+    space = solution.space
+    stopped = 0
+    for i in range(space.size):
+        p = space.position(i)
+        if p.is_terminal:
+            continue
+        text = p.to_string()
+        for holder in "XO":
+            weight = sum(
+                Fraction(1, 2 ** sum(text[c] == "." for c in line))
+                for line in g.lines
+                if holder not in {text[c] for c in line}
+            )
+            holder_moves = p.to_move.name == holder
+            held = weight < (1 if holder_moves else Fraction(1, 2))
+            assert rules.held(text, holder, holder_moves) == held
+            assert _held(p, 1 if holder == "X" else 2) == held
+            if held:
+                stopped += 1
+                attacker_wins = 1 if holder == "O" else -1
+                assert int(solution.value[i]) != attacker_wins, (text, holder)
+    assert stopped > 0
+
+
+def test_a_draw_that_the_weights_prove_needs_no_move_and_a_false_draw_is_refused() -> None:
+    """4x4 with k=4 is a draw by Erdős–Selfridge alone: each side holds with no entry. The
+    same empty strategies claiming a draw on 3x4 with k=3 (an X win) are refused."""
+    data = _certificate(Position.initial(Geometry(4, 4, 4)))
+    assert data["claim"] == "draw"
+    assert data["strategies"] == {"X": {}, "O": {}}
+    assert verify(data).claim == "draw"
+    false = {**_certificate(Position.initial(Geometry(3, 4, 3))), "claim": "draw"}
+    false["strategies"] = {"X": {}, "O": {}}
+    with pytest.raises(CertificateError, match="strategy has no move here"):
+        verify(false)

@@ -250,11 +250,14 @@ def _mutate(data: dict[str, Any], rng: random.Random) -> dict[str, Any] | str:
     """One change to a certificate: a field, a move, an entry, the claim, or its text."""
     data = copy.deepcopy(data)
     sides = [s for s in data["strategies"] if data["strategies"][s]]
+    cells = data["rows"] * data["cols"]
+    kind = rng.randrange(10)
+    if not sides:  # a proof by the rules alone (Erdős–Selfridge at the root): add a move
+        data["strategies"].setdefault("X", {})[data.get("position", "." * cells)] = 0
+        sides = ["X"]
     side = rng.choice(sides)
     moves = data["strategies"][side]
     key = rng.choice(list(moves))
-    cells = data["rows"] * data["cols"]
-    kind = rng.randrange(10)
     if kind == 0:
         moves[key] = rng.choice([rng.randrange(-2, cells + 2), True, "3", None, [], [[0, 1]]])
     elif kind == 1:

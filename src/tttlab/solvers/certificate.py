@@ -10,7 +10,9 @@ value), with one transposition table shared by every proof of the certificate.
 The certificate leaves out what the rules show at a glance, as the verifier reads it: a
 position where the winner can complete a line at once, and, for a holding strategy, a
 position where every line already holds one of its marks. A holding strategy ends, where it
-can, in a pairing (:func:`pairing`) that the verifier checks instead of walking on.
+can, in a pairing (:func:`pairing`) that the verifier checks instead of walking on. Of the
+other side's replies on dead cells a winning strategy answers the lowest and a holding one
+none (:func:`replies`), as the verifier walks them.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +35,7 @@ from tttlab.solvers.bitboard import (
     prove,
 )
 
-__all__ = ["Certificate", "build_certificate", "pairing", "write_certificate"]
+__all__ = ["Certificate", "build_certificate", "dead", "pairing", "replies", "write_certificate"]
 
 
 @dataclass(frozen=True)
@@ -79,10 +82,16 @@ def _completes(p: Position, mark: int) -> bool:
     )
 
 
-def _never_completes(p: Position, mark: int) -> bool:
-    """Whether every line already holds a mark of the other side."""
-    other = 3 - mark
-    return all(any(p.cells[c] == other for c in line) for line in p.geometry.lines)
+def _held(p: Position, holder: int) -> bool:
+    """Erdős–Selfridge: the lines free of ``holder``'s marks, each weighing 2^-(its empty
+    cells), weigh under 1 with the holder to move (1/2 with the other side to move)."""
+    k = p.geometry.k
+    weight = sum(
+        1 << sum(p.cells[c] != 0 for c in line)
+        for line in p.geometry.lines
+        if all(p.cells[c] != holder for c in line)
+    )
+    return weight < 1 << (k - (int(p.to_move) != holder))
 
 
 def _strategy(
@@ -103,7 +112,7 @@ def _strategy(
         seen.add(p.cells)
         if p.is_terminal:
             continue
-        if goal == "hold" and _never_completes(p, 3 - mark):
+        if goal == "hold" and _held(p, mark):
             continue
         if goal == "hold":
             pairs = pairing(p, mark)
@@ -111,14 +120,39 @@ def _strategy(
                 moves[p.to_string("/")] = pairs
                 continue
         if p.to_move is side:
-            if goal == "win" and _completes(p, mark):
+            if _completes(p, mark):
                 continue
             move = _keeping(p, sign, goal, value_of)
             moves[p.to_string("/")] = move
             stack.append(p.apply(move))
         else:
-            stack.extend(p.apply(m) for m in p.legal_moves)
+            stack.extend(p.apply(m) for m in replies(p, hold=goal == "hold"))
     return moves
+
+
+@lru_cache(maxsize=64)
+def _through(geometry: Geometry) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The lines through each cell."""
+    lines = geometry.lines
+    return tuple(tuple(ln for ln in lines if c in ln) for c in range(geometry.cells))
+
+
+def dead(p: Position, cell: int) -> bool:
+    """Whether no line through ``cell`` is still open to either side (every line through
+    it holds an X and an O)."""
+    return all({1, 2} <= {p.cells[c] for c in line} for line in _through(p.geometry)[cell])
+
+
+def replies(p: Position, hold: bool) -> list[int]:
+    """The replies a strategy answers, as ``ttt verify`` walks them (:mod:`tttlab.verifier`):
+    every legal move on a cell that is not dead; for a winning strategy the lowest dead cell
+    too (the other dead ones are the same game), for a holding one none (a mark there is a
+    pass, answered by any mark)."""
+    moves = list(p.legal_moves)
+    live = [m for m in moves if not dead(p, m)]
+    if len(live) < len(moves) and not hold:
+        live.append(next(m for m in moves if m not in live))
+    return live
 
 
 def pairing(p: Position, mark: int, effort: int = 2_000) -> list[list[int]] | None:
