@@ -295,14 +295,15 @@ def test_a_winning_strategy_answers_the_lowest_reply_on_a_dead_cell_and_needs_it
 def test_erdos_selfridge_leaves_are_never_positions_the_attacker_wins(board: str) -> None:
     """The holding walk stops where the lines free of the holder's marks, each weighing
     2^-(its empty cells), weigh under 1 with the holder to move (1/2 with the attacker to
-    move). On every position of these boards the verifier's weight agrees with one computed
-    in fractions, and where it stops the solver's table says the attacker cannot win."""
+    move). On every position of 3x3 and every fifth of 3x4 (k = 3) the verifier's weight
+    agrees with one computed in fractions, and where it stops the solver's table says the
+    attacker cannot win."""
     g = Geometry.parse(board)
     rules = _Rules(g.rows, g.cols, g.k)
     solution = solve_table(g)
     space = solution.space
     stopped = 0
-    for i in range(space.size):
+    for i in range(0, space.size, 1 if g.cells == 9 else 5):
         p = space.position(i)
         if p.is_terminal:
             continue

@@ -139,8 +139,9 @@ class Run:
 
 
 def runs() -> list[Run]:
-    """The corpus in four runs: the CS50 modules on the checks their bugs need (the costly
-    one apart), the course's and board's shapes whole, the slow modules briefly."""
+    """The corpus in five runs: the CS50 modules on the checks their bugs need (the costly
+    one apart), the course folder (its Environment and its Agent) and the board's shape
+    whole, the buggy course folders' Environment, the slow modules briefly."""
     cheap = sorted({check for check, _, _ in BUGS.values() if check != COSTLY})
     return [
         Run(
@@ -148,7 +149,9 @@ def runs() -> list[Run]:
             tuple(f"--only={check}" for check in cheap),
         ),
         Run(tuple(_bug(n) for n, (c, _, _) in BUGS.items() if c == COSTLY), (f"--only={COSTLY}",)),
-        Run(("course", "board", "course_agent.py", *(_course_bug(n) for n in COURSE_BUGS))),
+        Run(("course", "board", "course_agent.py")),
+        # the buggy folders' Environment only: their Agent is the course folder's, graded above
+        Run(tuple(_course_bug(n) for n in COURSE_BUGS), ("--exercise=course",)),
         Run(
             ("plain_minimax.py", "alphabeta_minimax.py"),
             ("--time-limit=1", "--only=utility", "--only=minimax"),

@@ -113,7 +113,7 @@ def test_a_package_and_a_helpers_module_are_found_and_said_where(
 def test_a_module_that_is_not_installed_is_stood_in_for(tmp_path: Path) -> None:
     if importlib.util.find_spec("tqdm") is not None:
         pytest.skip("tqdm is installed here: the folder would import it for real")
-    report = check_path(with_tqdm(tmp_path))
+    report = check_path(with_tqdm(tmp_path), exercise="course")
     assert report.ok, report.summary()
     assert any("stood in by stubs: tqdm" in note for note in report.notes), report.notes
 
@@ -136,13 +136,13 @@ def test_a_call_that_uses_a_stub_fails_with_its_own_error(tmp_path: Path) -> Non
 
 def test_the_students_own_names_are_mapped_with_name(tmp_path: Path) -> None:
     folder = renamed(tmp_path)
-    plain = check_path(folder)
+    plain = check_path(folder, exercise="course")
     assert not plain.ok
-    assert "course: does not define: initialV_x, initialV_o or initialV_0" in plain.problems
+    assert "does not define: initialV_x, initialV_o or initialV_0" in plain.problems
     first, second = (p for p in plain.problems if " could be " in p)
-    assert first.startswith("course: initialV_x could be Environment.init_x_vals")
+    assert first.startswith("initialV_x could be Environment.init_x_vals")
     assert first.endswith(": --name initialV_x=init_x_vals")
-    assert second.startswith("course: initialV_o could be Environment.init_o_vals")
+    assert second.startswith("initialV_o could be Environment.init_o_vals")
     assert second.endswith(": --name initialV_o=init_o_vals")
     names = {"initialV_x": "init_x_vals", "initialV_o": "init_o_vals", "board": "tiles"}
     mapped = check_path(folder, names=names)
@@ -155,12 +155,12 @@ def test_the_students_own_names_are_mapped_with_name(tmp_path: Path) -> None:
 
 def test_a_board_kept_in_tiles_passes_with_name_board(tmp_path: Path) -> None:
     folder = renamed(tmp_path, values=False)
-    plain = check_path(folder)
+    plain = check_path(folder, exercise="course")
     assert not plain.ok
     example = plain.checks["get_state"].example
     assert example is not None
     assert "has no attribute 'board'" in example.got
-    mapped = check_path(folder, names={"board": "tiles"})
+    mapped = check_path(folder, exercise="course", names={"board": "tiles"})
     assert mapped.ok, mapped.summary()
 
 
