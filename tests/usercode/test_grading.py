@@ -47,6 +47,7 @@ def test_two_shapes_make_one_report_with_every_check_and_the_worse_status() -> N
     assert both.notes == ("prints while being graded",)  # said once
     assert both.seconds == 3.0
     assert both.graded == ("course.py", "td-agent.py")
+    assert "\n  shapes: course and td-agent, each graded\n" in both.summary()
 
 
 @pytest.mark.parametrize(

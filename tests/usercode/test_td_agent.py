@@ -1,7 +1,7 @@
 """``ttt check`` on the course's TD(0) agent (seeds 000/001): the faithful agent and game loop
 pass ``update``, ``take_action`` and ``play_game``; each classic bug fails on the check that
-names the method holding it; the stand-in Environment behaves as the course's; the plans
-cover what the checks promise; and an answer in any form never crashes the grader."""
+names the method holding it; the stand-in Environment behaves as the course's; and an
+answer in any form never crashes the grader."""
 
 from __future__ import annotations
 
@@ -191,40 +191,6 @@ def test_the_notebooks_names_and_the_students_own_names(tmp_path: Path) -> None:
     assert "play_game not defined: play_game not checked" in report.notes
     only = check_path(path, only=("play_game",), names={"state_history": "seen"})
     assert "does not define: play_game" in only.problems  # the one check asked for
-
-
-# the plans
-
-
-def test_the_histories_cover_every_length_both_seats_and_draws() -> None:
-    truth = exercise_truth()
-    cases = SPEC.cases(truth)["update"]
-    kinds = {(len(c.arg.moves), truth.winner[truth.index(c.board)], c.arg.seat) for c in cases}
-    assert kinds == {(n, w, s) for n, w in tt.KINDS for s in "XO"}
-    assert len({c.arg.seed for c in cases}) == len(cases) == 60
-    assert all(0.1 <= c.arg.alpha <= 0.9 for c in cases)
-    assert [c.rank for c in cases] == sorted(c.rank for c in cases)
-
-
-def test_the_game_seeds_end_in_wins_for_each_seat_and_draws() -> None:
-    truth = exercise_truth()
-    winners = []
-    for case in SPEC.cases(truth)["play_game"]:
-        board = "." * 9
-        for k, cell in enumerate(tt.spy_game(case.arg)):
-            board = board[:cell] + "XO"[k % 2] + board[cell + 1 :]
-        assert truth.terminal[truth.index(board)]
-        winners.append(truth.winner[truth.index(board)])
-    assert sorted(winners) == sorted("XXXXOOO...")
-
-
-def test_the_greedy_positions_include_ties_and_the_empty_board() -> None:
-    truth = exercise_truth()
-    cases = [c for c in SPEC.cases(truth)["take_action"] if c.arg.calls == 1]
-    assert cases[0].board == "." * 9
-    ties = [len(tt.greedy(c.board, c.arg)[0]) for c in cases]
-    assert ties.count(1) == 240
-    assert sorted(set(ties)) == [1, 2, 3]
 
 
 # the box's side, in this process

@@ -177,6 +177,8 @@ class CheckReport:
             f"{escape(self.file)}: {verdict(self.status)}, {passed} of {len(self.checks)} "
             f"checks pass ({coverage}{timing})"
         ]
+        if "+" in self.exercise:
+            lines.append(f"  shapes: {' and '.join(self.exercise.split('+'))}, each graded")
         if len(self.graded) > 1 or (self.graded and Path(self.file).name != self.graded[0]):
             lines.append(f"  graded: {escape(', '.join(self.graded))}")
         if self.found:
