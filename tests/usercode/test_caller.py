@@ -198,6 +198,16 @@ def _forged(board):
             pass
     os._exit(0)
 """,
+    # as root bwrap kept every capability in the box, and the box's root could open the
+    # caller's descriptors through /proc (the review's reproduction): the box drops them all
+    "every-descriptor-of-the-caller": """
+for fd in os.listdir(f"/proc/{os.getppid()}/fd"):
+    try:
+        out = os.open(f"/proc/{os.getppid()}/fd/{fd}", os.O_WRONLY | os.O_NONBLOCK)
+        os.write(out, b'{"done": true}\\n{"broken": "forged"}\\n')
+    except OSError:
+        pass
+""",
     "the-caller-killed-at-import": """
 import signal
 os.kill(os.getppid(), signal.SIGKILL)

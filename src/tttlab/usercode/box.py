@@ -171,6 +171,9 @@ def _bwrap(bwrap: str, grader: str, submission: str, hidden: str | None) -> list
     which holds the working folder (``/box/work`` is a link to ``/tmp/work``); /dev holds
     the device nodes only."""
     args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
+    # started by root, bwrap keeps every capability inside the box: the box's root could then
+    # open the caller's descriptors through /proc whatever the caller's dumpable flag says
+    args += ["--cap-drop", "ALL"]
     # /tmp first: the installation may live under it (a clone in /tmp), bound on top
     args += ["--size", str(BOX_WRITABLE_BYTES), "--tmpfs", "/tmp", "--dir", "/tmp/work"]
     for root in _readable_roots():
