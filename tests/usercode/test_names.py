@@ -71,6 +71,11 @@ def _defining(source: str) -> list[Module]:
             ["board", "q-agent"],
         ),
         ("class Agent:\n    def qlearning(self, n): ...\n", ["q-agent"]),
+        (
+            "class Agent:\n    def qlearning(self, n): ...\n    def update(self, s): ...\n"
+            "    def take_action(self, a): ...\n",
+            ["q-agent"],
+        ),
         ("def minimax(board): ...\n", ["cs50"]),
         ("P = [[0]]\nR = [0]\n", ["mdp"]),
         ("P = [[0]]\n", []),

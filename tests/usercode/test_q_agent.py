@@ -237,6 +237,15 @@ def test_variants_the_text_allows_pass(tmp_path: Path) -> None:
             "qlearning",
             "was reached but not added to states",
         ),
+        (  # a state no game reaches (three X, no O): no board to draw, never the grader's error
+            (
+                "            self.State = Board()\n            player = True\n",
+                "            self.State = Board()\n            player = True\n"
+                "            self.q['111000000'] = {3: 0.0}\n",
+            ),
+            "qlearning",
+            "q['111000000'][3] was added as 0.0, though the episode",
+        ),
         (
             ("self.q[state] = {}\n", "self.q[state] = {9: 0.0}\n"),
             "add_state",

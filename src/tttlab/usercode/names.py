@@ -154,10 +154,10 @@ def renames_of(pairs: Iterable[str] | Mapping[str, str], exercise: Exercise) -> 
 def detect_all(modules: list[Module], renames: Mapping[str, str] | None = None) -> list[str]:
     """Every exercise shape the files define, in the order they are graded: ``course`` (an
     ``Environment`` class with ``get_state``), ``td-agent`` (an ``Agent`` class with
-    ``update`` and ``take_action``), ``board`` (a ``Board`` class with ``play``),
-    ``q-agent`` (an ``Agent`` with ``qlearning`` or ``sarsa``), ``cs50`` (``minimax`` or
-    ``initial_state``) and ``mdp`` (``P`` and ``R`` assigned at the top level). ``renames``
-    maps the exercise's names to the student's."""
+    ``update`` and ``take_action``, and neither ``qlearning`` nor ``sarsa``), ``board`` (a
+    ``Board`` class with ``play``), ``q-agent`` (an ``Agent`` with ``qlearning`` or
+    ``sarsa``), ``cs50`` (``minimax`` or ``initial_state``) and ``mdp`` (``P`` and ``R``
+    assigned at the top level). ``renames`` maps the exercise's names to the student's."""
     theirs = dict(renames or {})
 
     def name(ours: str) -> str:
@@ -172,11 +172,13 @@ def detect_all(modules: list[Module], renames: Mapping[str, str] | None = None) 
         functions |= set(module.functions)
         assigned |= module.assigned
     agent = classes.get(name("Agent"), set())
+    q_agent = bool({name("qlearning"), name("sarsa")} & agent)
     found = {
         "course": name("get_state") in classes.get(name("Environment"), set()),
-        "td-agent": {name("update"), name("take_action")} <= agent,
+        # the Q-learning text's agent may have helpers of these names: it is that one
+        "td-agent": {name("update"), name("take_action")} <= agent and not q_agent,
         "board": name("play") in classes.get(name("Board"), set()),
-        "q-agent": bool({name("qlearning"), name("sarsa")} & agent),
+        "q-agent": q_agent,
         "cs50": bool(functions & {name("minimax"), name("initial_state")}),
         "mdp": {name("P"), name("R")} <= assigned,
     }

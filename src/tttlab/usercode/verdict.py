@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tttlab.errors import TttlabError
 from tttlab.game import Position
 from tttlab.render import board_text
 from tttlab.usercode.cases import ExerciseTruth
@@ -27,13 +28,17 @@ def _example(
     expected = exercise.expected(function, case, truth)
     got = exercise.got(function, outcome, case, truth)
     board = exercise.board_shown(function, case, outcome)
+    try:  # a board named by what the student's code returned may be no position at all
+        drawing = board_text(Position.from_string(board), numbers=False) if board else ""
+    except (TttlabError, ValueError):
+        board = drawing = ""
     return Example(
         board=grid(board) if board else "",
         call=exercise.call(function, case),
         expected=expected,
         got=got,
         repro=exercise.repro(function, case, expected, got),
-        drawing=board_text(Position.from_string(board), numbers=False) if board else "",
+        drawing=drawing,
     )
 
 
