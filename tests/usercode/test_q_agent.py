@@ -95,6 +95,16 @@ BUGS: dict[str, tuple[str, list[tuple[str, str]], str]] = {
         [("if random.random() < self.epsilon:", "if random.random() > self.epsilon:")],
         "(value ",
     ),
+    "O maximising in the training loop": (
+        "qlearning",
+        [
+            (
+                "                action = self.choose_action(player)\n",
+                "                action = self.choose_action(True)\n",
+            )
+        ],
+        "is not greedy at epsilon 0",
+    ),
     "no discount": (
         "qlearning",
         [("self.State.reward + self.discount * future", "self.State.reward + future")],

@@ -22,8 +22,9 @@ def _state(board: list[str]) -> str:
     return "".join({".": "0", "X": "1", "O": "2"}[c] for c in board)
 
 
-def _report(algorithm: str, game_seed: int) -> tuple[list[Any], list[Any]]:
-    """A random legal game and the report of the text's update along it, computed here
+def _report(algorithm: str, game_seed: int, greedy: bool = False) -> tuple[list[Any], list[Any]]:
+    """A random legal game (or the greedy one) and the report of the text's update along it,
+    computed here
     (X maximises, O minimises, rewards +1 / -1 / 0 from X's side, the reward alone at the
     end): ``(plays, value)`` in the box's answer form."""
     truth = exercise_truth()
@@ -38,6 +39,9 @@ def _report(algorithm: str, game_seed: int) -> tuple[list[Any], list[Any]]:
             break
         mover = truth.to_move[i]
         action = int(rng.choice(truth.legal[i]))
+        if greedy:  # the mover's best under q as it is now (the state's row is not updated yet)
+            row = q[_state(board)]
+            action = (max if mover == "X" else min)(row, key=row.__getitem__)
         plays.append([_state(board), action, "1" if mover == "X" else "2"])
         board[action] = mover
     changed: dict[tuple[str, int], float] = {}
@@ -86,3 +90,17 @@ def test_the_other_algorithms_update_is_wrong_on_most_episodes() -> None:
         _, value = _report("sarsa", game_seed)
         told += first_wrong("qlearning", ARG, value, truth) is not None
     assert told >= 10
+
+
+@pytest.mark.parametrize("algorithm", ["qlearning", "sarsa"])
+def test_at_epsilon_zero_every_move_must_be_the_movers_greedy_one(algorithm: str) -> None:
+    truth = exercise_truth()
+    greedy_arg = [SEED, 0.0, DISCOUNT, ALPHA, LEAVE]
+    named = 0
+    for game_seed in range(6):
+        _, value = _report(algorithm, game_seed, greedy=True)
+        assert first_wrong(algorithm, greedy_arg, value, truth) is None
+        _, value = _report(algorithm, game_seed)
+        wrong = first_wrong(algorithm, greedy_arg, value, truth)
+        named += wrong is not None and "is not greedy at epsilon 0" in wrong.text
+    assert named >= 5  # a random game is greedy throughout by chance only

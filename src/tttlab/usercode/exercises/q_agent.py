@@ -12,10 +12,10 @@ is from X's side, X (``True``) maximises it and O (``False``) minimises it.
   the open cells and at ε = 0.25 with the greedy cell's extra share, by a chi-square test
   whose false alarms are at most 1e-6 per check.
 - ``qlearning`` and ``sarsa``: ``qlearning(1)`` / ``sarsa(1)`` from a random table, 40
-  episodes each over four settings of ε, γ and α (half of them with a quarter of the states
+  episodes each over five settings of ε, γ and α (half of them with a quarter of the states
   left out, for the code to add): the moves it passed to ``Board.play`` are a game from the
-  empty board, and every entry of ``q`` is the text's update along that game
-  (:mod:`.q_agent_episodes`).
+  empty board, at ε = 0 each the mover's greedy one, and every entry of ``q`` is the text's
+  update along that game (:mod:`.q_agent_episodes`).
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ if TYPE_CHECKING:
 
 __all__ = ["QAgentExercise"]
 
-#: The settings (ε, γ, α) the learning checks cycle through.
-SETTINGS = ((0.3, 0.9, 0.5), (0.5, 0.7, 0.25), (0.2, 0.95, 0.8), (1.0, 0.8, 0.1))
+#: The settings (ε, γ, α) the learning checks cycle through (at ε = 0 every move the
+#: code plays must be the mover's greedy one).
+SETTINGS = ((0.3, 0.9, 0.5), (0.5, 0.7, 0.25), (0.2, 0.95, 0.8), (1.0, 0.8, 0.1), (0.0, 0.9, 0.5))
 EPISODES = 40
 #: Calls of ``choose_action`` per board of the statistical cases, and their ε.
 CALLS = 5000
@@ -146,7 +147,7 @@ class QAgentExercise(Exercise):
                 Case(
                     "." * 9,
                     k,
-                    [_SEEDS[function] + k, *SETTINGS[k % 4], 0.25 if k // 4 % 2 else 0.0],
+                    [_SEEDS[function] + k, *SETTINGS[k % 5], 0.25 if k // 5 % 2 else 0.0],
                 )
                 for k in range(EPISODES)
             ]
@@ -292,9 +293,10 @@ class QAgentExercise(Exercise):
             )
         if function in ("qlearning", "sarsa"):
             name = "Q-learning" if function == "qlearning" else "SARSA"
+            greedy = "every move greedy for its mover (epsilon 0), " if case.arg[1] == 0 else ""
             return (
-                f"every entry of q as the text's {name} update leaves it along the episode "
-                f"played, within {TOLERANCE:g}, and each new state added"
+                f"{greedy}every entry of q as the text's {name} update leaves it along the "
+                f"episode played, within {TOLERANCE:g}, and each new state added"
             )
         if function == "choose_action" and case.arg[3]:
             shares = {c: round(p, 4) for c, p in self._shares(case).items()}

@@ -1,5 +1,6 @@
 """The truth of ``qlearning(1)`` and ``sarsa(1)`` of the Q-learning text (seed 003), on the
 episode the student's code played: the moves checked as a legal game from the empty board,
+at ε = 0 each move checked to be the mover's greedy one (X the largest value, O the smallest),
 then the text's update recomputed along them from the table the call started from
 (:func:`tttlab.usercode.boxside.shapes.q_agent.start`, drawn here again, never read back),
 and what the box reported compared with it, entry by entry, in the order of the episode.
@@ -145,6 +146,29 @@ def _replay(
     return now, added, steps
 
 
+def _not_greedy(
+    boards: list[str], plays: list[Any], added: list[str], table: dict[str, dict[int, float]]
+) -> Wrong | None:
+    """The first move of the episode that is not the mover's greedy one under ``q`` as it
+    was when the move was chosen (the state's row is updated only after its move: its drawn
+    values, or 0.0 throughout for a state the episode added), or None."""
+    moves = ", ".join(str(p[1]) for p in plays)
+    for k, (_, action, mark) in enumerate(plays):
+        state = digits(boards[k])
+        row = {c: 0.0 for c in open_cells(state)} if state in added else table[state]
+        pick = max if mark == "1" else min
+        best = pick(row.values())
+        if abs(row[action] - best) > TOLERANCE:
+            cells = sorted(c for c, v in row.items() if abs(v - best) <= TOLERANCE)
+            who, word = ("X", "largest") if mark == "1" else ("O", "smallest")
+            return Wrong(
+                f"move {k + 1} ({who} at {action}, q = {number(row[action])}) is not greedy at "
+                f"epsilon 0: the {word} value is {number(best)}, at {cells}; the episode {moves}",
+                boards[k],
+            )
+    return None
+
+
 def _differs(got: Any, wanted: float) -> bool:
     return not (isinstance(got, float) and abs(got - wanted) <= TOLERANCE)  # NaN differs too
 
@@ -164,6 +188,10 @@ def first_wrong(
         return wrong
     now, added, steps = _replay(function, arg, boards, plays, truth)
     table, _ = _start(arg[0], arg[4])
+    if arg[1] == 0:  # at ε = 0 every move is the mover's greedy one
+        wrong = _not_greedy(boards, plays, added, table)
+        if wrong is not None:
+            return wrong
     moves = ", ".join(str(p[1]) for p in plays)
     reported: dict[tuple[str, int], Any] = {}
     for state, action, found in changed:
