@@ -151,6 +151,23 @@ def test_the_students_own_choices_pass(tmp_path: Path) -> None:
     assert report.checks["iteration"].checked == 3
 
 
+def test_values_and_a_policy_returned_as_dicts_pass(tmp_path: Path) -> None:
+    """``{state: value}`` and ``{state: action}``, as a student keeps them (the review's
+    reproductions: the policy's keys were read as the policy)."""
+    path = variant(
+        tmp_path,
+        [
+            (
+                "    return V, Q.argmax(axis=1)\n",
+                "    policy = Q.argmax(axis=1).tolist()\n"
+                "    return dict(enumerate(V.tolist())), dict(enumerate(policy))\n",
+            ),
+        ],
+    )
+    report = check_path(path, only=("iteration",))
+    assert report.ok, report.summary()
+
+
 def test_a_module_with_neither_iteration_fails_only_that_check(tmp_path: Path) -> None:
     path = variant(
         tmp_path,

@@ -165,10 +165,13 @@ class MDPTextChild(Child):
         return max(finite) if finite else None
 
     def parts(self, result: Any) -> list[list[Any]]:
-        """Each vector of numbers in ``result`` (a vector, a tuple or list of vectors, a
-        dict or an object with ``V`` and ``policy``): [all integers?, the numbers]."""
-        if isinstance(result, dict):
+        """Each vector of numbers in ``result`` (a vector or a ``{state: number}`` dict, a
+        tuple or list of them, a dict or an object with ``V`` and ``policy``): [all
+        integers?, the numbers]."""
+        if isinstance(result, dict) and ("V" in result or "policy" in result):
             candidates = [result[k] for k in ("V", "policy") if k in result]
+        elif isinstance(result, dict):  # one vector as {state: number}
+            candidates = [result]
         elif hasattr(result, "V") or hasattr(result, "policy"):
             candidates = [getattr(result, k) for k in ("V", "policy") if hasattr(result, k)]
         elif isinstance(result, (tuple, list)) and result and number(result[0]) is None:
@@ -185,7 +188,13 @@ class MDPTextChild(Child):
     @staticmethod
     def vector(candidate: Any) -> list[Any] | None:
         try:
-            items = list(_plain(candidate))
+            if isinstance(candidate, dict):  # {state: number}, the states 0 to n - 1
+                keys = sorted(candidate)
+                if keys != list(range(len(keys))):
+                    return None
+                items = [candidate[k] for k in keys]
+            else:
+                items = list(_plain(candidate))
         except Exception:
             return None
         if len(items) > MOST:
