@@ -218,6 +218,23 @@ def test_variants_the_text_allows_pass(tmp_path: Path) -> None:
     assert report.ok, report.as_json()
 
 
+def test_the_agents_own_containers_are_kept(tmp_path: Path) -> None:
+    """``states`` kept as a list and ``q`` as a defaultdict: the box gives the agent its
+    tables in the containers its own code made, so its own methods work on them (the
+    review's reproduction: a set put in place of the list failed as the student's)."""
+    source = _copy(
+        tmp_path,
+        [
+            ("import random\n", "import collections\nimport random\n"),
+            ("self.states = set()", "self.states = []"),
+            ("self.states.add(state)", "self.states.append(state)"),
+            ("self.q = {}", "self.q = collections.defaultdict(dict)"),
+        ],
+    )
+    report = check_path(source, exercise="q-agent", only=("add_state", "qlearning", "sarsa"))
+    assert report.ok, report.as_json()
+
+
 @pytest.mark.parametrize(
     ("change", "check", "words"),
     [

@@ -11,6 +11,7 @@ differ afterwards from the table it was given.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import math
 import random
@@ -155,7 +156,18 @@ class QAgentChild(Child):
     of an ``Agent(epsilon, discount, alpha)`` on the student's ``Board``."""
 
     def put(self, obj: Any, name: str, value: Any) -> None:
-        setattr(obj, self.renames.get(name, name), value)
+        """``obj.name = value``, in the container the student's own code made there (a
+        list of states, a defaultdict of rows), so that its own methods work on it."""
+        attribute = self.renames.get(name, name)
+        mine = getattr(obj, attribute, None)
+        try:
+            if isinstance(mine, list) and isinstance(value, set):
+                value = sorted(value)
+            elif isinstance(mine, collections.defaultdict) and isinstance(value, dict):
+                value = collections.defaultdict(mine.default_factory, value)
+        except BaseException:  # the student's own container: as it is, then
+            pass
+        setattr(obj, attribute, value)
 
     def agent(self, epsilon: float, discount: float, alpha: float) -> Any:
         """``Agent(epsilon, discount, alpha)``, with those attributes set as well (under
