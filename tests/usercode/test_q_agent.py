@@ -197,7 +197,9 @@ def test_a_learning_counterexample_draws_the_board_of_the_wrong_entry(tmp_path: 
     assert example is not None
     assert example.board == "XOX/.OO/X.X"  # before O's last move, at cell 7
     assert "q['121022101'][7] is" in example.got
-    assert "start(500000, 0.0); random.seed(500000); agent.sarsa(1)" in example.repro
+    assert "start(500000, 0.0); random.seed(500000); np.random.seed(500000); agent.sarsa(1)" in (
+        example.repro
+    )
     assert example.call.startswith("agent = Agent(0.3, 0.9, 0.5); ")
 
 

@@ -280,3 +280,13 @@ def test_an_answer_in_any_form_is_wrong_and_worded_never_a_crash(function: str) 
         assert not SPEC.right(function, case, outcome, truth)
         assert SPEC.got(function, outcome, case, truth)
         SPEC.board_shown(function, case, outcome)
+
+
+def test_a_play_game_whose_draw_argument_is_required_is_called_with_draw_false(
+    tmp_path: Path,
+) -> None:
+    path = _copy(
+        tmp_path, [("def play_game(p1, p2, env, draw=False):", "def play_game(p1, p2, env, draw):")]
+    )
+    report = check_path(path, only=("play_game",))
+    assert report.ok, report.as_json()

@@ -332,7 +332,7 @@ class QAgentExercise(Exercise):
             seed, _, _, _, leave = case.arg
             return (
                 f"agent = {self._setting(case)}; agent.q, agent.states = start({seed}, {leave}); "
-                f"random.seed({seed}); agent.{function}(1)"
+                f"random.seed({seed}); np.random.seed({seed}); agent.{function}(1)"
             )
         player = self._player(case)
         if function == "choose_action" and case.arg[3]:
@@ -357,7 +357,8 @@ class QAgentExercise(Exercise):
         player = self._player(case)
         setup = (
             f"agent = Agent({epsilon}, 0.9, 0.5); agent.State = Board({state!r}); "
-            f"agent.q = {{{state!r}: {_row_text(self._row(case))}}}; random.seed({seed})"
+            f"agent.q = {{{state!r}: {_row_text(self._row(case))}}}; random.seed({seed}); "
+            f"np.random.seed({seed})"
         )
         if function == "choose_action" and case.arg[3]:
             calls = f"[agent.choose_action({player}) for _ in range({CALLS})]"

@@ -296,7 +296,8 @@ class TDAgentExercise(Exercise):
             f"r = random.Random({d.seed}); V = np.array([r.random() for _ in range(3**9)])"
             f"{overrides}; agent = Agent(eps={d.eps:g}, alpha=0.5); agent.setV(V); "
             f"agent.set_symbol(env.{mark}); env.board = {base.grid(case.board)} (x = -1, "
-            f"o = 1); np.random.seed({d.seed}); agent.take_action(env){times}: "
+            f"o = 1); np.random.seed({d.seed}); random.seed({d.seed}); "
+            f"agent.take_action(env){times}: "
             f"expected {expected}; got {got}"
         )
 
