@@ -34,8 +34,9 @@ def garbage_of(value: Any) -> list[str]:
 
 
 def whole(value: Any) -> int | None:
-    """An integer (Python's or numpy's, or a float with no fraction), else None."""
-    if isinstance(value, bool):
+    """An integer (Python's or numpy's, or a float with no fraction), else None (a string
+    of digits too: ``"3"`` is no cell)."""
+    if isinstance(value, (bool, str, bytes, bytearray)):
         return None
     try:
         return int(value.__index__())
