@@ -161,29 +161,21 @@ class _Rules:
         return board
 
     def winner(self, board: str) -> str | None:
-        for line in self.lines:
-            mark = board[line[0]]
-            if mark != "." and all(board[c] == mark for c in line):
-                return mark
-        return None
+        lines = ({board[c] for c in line} for line in self.lines)
+        return next((m.pop() for m in lines if len(m) == 1 and "." not in m), None)
 
     def can_complete_now(self, board: str, mark: str) -> bool:
-        return any(
-            sum(board[c] == mark for c in line) == self.k - 1
-            and sum(board[c] == "." for c in line) == 1
-            for line in self.lines
-        )
+        lines = ([board[c] for c in line] for line in self.lines)
+        return any(m.count(mark) == self.k - 1 and m.count(".") == 1 for m in lines)
 
     def held(self, board: str, holder: str, holder_moves: bool) -> bool:
         """Erdős–Selfridge: the lines free of ``holder``'s marks, each weighing 2^-(its empty
         cells), weigh under 1 with the holder to move (1/2 with the other side to move)."""
         weight, most = 0, 1 << (self.k - (not holder_moves))
-        for cells in self.lines:
-            line = [board[c] for c in cells]
-            if holder not in line:
-                weight += 1 << (self.k - line.count("."))
-                if weight >= most:
-                    return False
+        for line in ([board[c] for c in cells] for cells in self.lines):
+            weight += 0 if holder in line else 1 << (self.k - line.count("."))
+            if weight >= most:
+                return False
         return True
 
     def key(self, board: str) -> str:
