@@ -5,11 +5,21 @@ a module loaded from a path, and the counterexample a check must fail with."""
 from __future__ import annotations
 
 import importlib.util
+import itertools
+import json
 from pathlib import Path
 from types import ModuleType
 
+from tttlab.usercode.boxside.loading import guarded
+from tttlab.usercode.boxside.shapes import CHILDREN
+from tttlab.usercode.cases import exercise_truth
+from tttlab.usercode.exercises import EXERCISES
 from tttlab.usercode.grading import check_path
-from tttlab.usercode.report import CheckReport, Example
+from tttlab.usercode.report import CheckReport, Example, FunctionCheck
+from tttlab.usercode.sandbox import RawRun
+from tttlab.usercode.verdict import _grade
+
+_LOADED = itertools.count()
 
 
 def edited(source: str, changes: list[tuple[str, str]], once: bool = False) -> str:
@@ -57,3 +67,38 @@ def passing(path: Path, exercise: str) -> dict[str, int]:
     assert report.exercise == exercise
     assert report.ok, report.as_json()
     return {n: c.checked for n, c in report.checks.items()}
+
+
+def judged_here(path: Path, exercise: str, check: str, seconds: float = 5.0) -> FunctionCheck:
+    """``check`` of ``exercise`` on the module at ``path``, loaded in this process and called
+    through the exercise's own side of the box (its calls, seeds and encodings), each answer
+    carried through JSON as the channel carries it and judged by the verdict's own
+    ``_grade``: the box's process, pipes and limits left out (each call still stops after
+    ``seconds``). For the many buggy copies of a shape; the box itself is tested apart."""
+    spec = EXERCISES[exercise]
+    truth = exercise_truth()
+    cases = spec.cases(truth)[check]
+    child = CHILDREN[exercise](load_module(path, f"judged_here_{next(_LOADED)}"), {})
+
+    def run(target: object, *args: object) -> list[object]:
+        found: list[object] = guarded(target, args, seconds)
+        return found
+
+    outcomes = []
+    for case in cases:
+        outcome = child.call(check, spec.payload(check, case), run)
+        outcomes.append(json.loads(json.dumps(outcome)))
+        if outcome[0] not in ("v", "e", "x", "i"):  # the call cost the box its worker
+            break
+    return _grade(spec, check, cases, RawRun(results={check: outcomes}), truth)
+
+
+def failing_here(
+    path: Path, exercise: str, check: str, words: str
+) -> tuple[FunctionCheck, Example]:
+    """:func:`failing`, judged in this process (:func:`judged_here`)."""
+    result = judged_here(path, exercise, check)
+    assert result.status == "fail", result
+    assert result.example is not None
+    assert words in result.example.got, result.example.got
+    return result, result.example

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.usercode.helpers import failing, passing, write_edited
+from tests.usercode.helpers import failing_here, passing, write_edited
 from tttlab.usercode.exercises.mdp import NEITHER, MDPTextExercise
 from tttlab.usercode.exercises.mdp_truth import (
     mdp_truth,
@@ -115,7 +115,7 @@ BUGS = {
 @pytest.mark.parametrize("bug", BUGS)
 def test_each_classic_bug_fails_its_own_check(tmp_path: Path, bug: str) -> None:
     check, changes, words = BUGS[bug]
-    _, example = failing(variant(tmp_path, changes), check, words)
+    _, example = failing_here(variant(tmp_path, changes), "mdp", check, words)
     assert example.got in example.repro
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.usercode.helpers import failing, load_module, passing, write_edited
+from tests.usercode.helpers import failing_here, load_module, passing, write_edited
 from tttlab.usercode.boxside.loading import guarded
 from tttlab.usercode.boxside.shapes.q_agent import (
     EMPTY,
@@ -184,10 +184,9 @@ BUGS: dict[str, tuple[str, list[tuple[str, str]], str]] = {
 @pytest.mark.parametrize("bug", sorted(BUGS))
 def test_each_classic_bug_fails_on_the_check_of_its_method(bug: str, tmp_path: Path) -> None:
     check, changes, words = BUGS[bug]
-    report, example = failing(_copy(tmp_path, changes), check, words)
-    assert report.exercise == "q-agent"
-    assert list(report.checks) == [check]
-    assert report.checks[check].wrong > 0
+    result, example = failing_here(_copy(tmp_path, changes), "q-agent", check, words)
+    assert result.name == check
+    assert result.wrong > 0
     assert example.got in example.repro
 
 

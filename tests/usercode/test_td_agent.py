@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.usercode.helpers import failing, load_module, passing, write_edited
+from tests.usercode.helpers import failing_here, load_module, passing, write_edited
 from tttlab.usercode.boxside.loading import guarded
 from tttlab.usercode.boxside.shapes.td_agent import SIZE, Environment, TDAgentChild, text
 from tttlab.usercode.cases import exercise_truth
@@ -135,7 +135,7 @@ BUGS: dict[str, tuple[str, list[tuple[str, str]], str]] = {
 def test_each_classic_bug_fails_on_the_check_of_its_method(
     check: str, changes: list[tuple[str, str]], words: str, tmp_path: Path
 ) -> None:
-    _, example = failing(_copy(tmp_path, changes), check, words)
+    _, example = failing_here(_copy(tmp_path, changes), "td-agent", check, words)
     assert example.got in example.repro
     if check == "update":
         assert "random.Random(" in example.repro
