@@ -35,7 +35,7 @@ this 2-core machine: 58 s), so it is graded whole in ``root-system-venv`` (where
 processes change owner and are held by cgroups: the most differs there), against the
 expected verdicts; the baseline and every other configuration grade a representative few
 (:data:`FEW`):
-one pass, one fail, one incomplete and the course folder (about 13 s of CPU each). The runs
+one pass, one fail, one incomplete and a buggy course folder (about 13 s of CPU each). The runs
 (:func:`runs`) group the files by the ``--only`` that their bugs need: the ``result`` check
 costs about 3 s of CPU a file where the other six together cost 1.5 s, so only the four
 ``result`` bugs are checked on it; the course's and board's shapes are checked whole.
@@ -126,8 +126,15 @@ EXPECTED = {
     ]
 }
 
-#: A representative few: one pass, one fail, one incomplete, the course folder.
-FEW = ("memo_minimax.py", _bug("player-inverted"), "plain_minimax.py", "course")
+#: The buggy course folder the few grade (its Environment only).
+FIRST_COURSE_BUG = next(iter(COURSE_BUGS))
+#: A representative few: one pass, one fail, one incomplete, a course folder.
+FEW = (
+    "memo_minimax.py",
+    _bug("player-inverted"),
+    "plain_minimax.py",
+    _course_bug(FIRST_COURSE_BUG),
+)
 
 
 @dataclass(frozen=True)
