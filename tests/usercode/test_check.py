@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.cli.helpers import ttt
-from tests.usercode.helpers import write_edited
+from tests.usercode.helpers import judged_here, write_edited
 from tttlab.cli import main
 from tttlab.game import Geometry, state_space
 from tttlab.usercode import box, grading
@@ -182,15 +182,25 @@ BUGS = {
 
 @pytest.mark.parametrize("bug", sorted(BUGS))
 def test_each_check_fails_on_its_classic_bug_for_the_right_reason(bug: str, tmp_path: Path) -> None:
+    """Judged in this process through the exercise's own side of the box (the box's runs
+    are tested on the correct modules, the hostile ones and the configurations)."""
     function, changes, words = BUGS[bug]
-    report = check_cs50(variant(tmp_path, changes), only=(function,), time_limit=60)
-    check = report.checks[function]
+    check = judged_here(variant(tmp_path, changes), "cs50", function, seconds=60)
     assert not check.ok
+    assert check.status == "fail"
     assert check.wrong > 0
     assert check.example is not None
     for word in words:
         assert word in check.example.repro, check.example.repro
-    assert not report.ok
+
+
+def test_a_classic_bug_fails_in_its_box_on_its_own(tmp_path: Path) -> None:
+    function, changes, words = BUGS["result-negative-index"]
+    report = check_cs50(variant(tmp_path, changes), only=(function,), time_limit=60)
+    check = report.checks[function]
+    assert check.wrong > 0
+    assert check.example is not None
+    assert all(word in check.example.repro for word in words), check.example.repro
     assert report.exit_code == 1
     assert not report.problems, report.problems
 
