@@ -169,8 +169,7 @@ class Exercise:
     def entry_files(self, folder: Path) -> tuple[list[Path], str]:
         """For an exercise that runs its module (``load == "import"``), the files of
         ``folder`` that could be it, and what is wrong when there is not exactly one."""
-        files = sorted(folder.glob("*.py"))
-        return files, "" if len(files) == 1 else f"{len(files)} .py files: name the one to grade"
+        return one_entry(sorted(folder.glob("*.py")), "no .py file in it", "{n} .py files")
 
     def board_shown(self, function: str, case: Case, outcome: list[Any]) -> str:
         """The board a counterexample draws (``"X.O......"``), or "" for none."""

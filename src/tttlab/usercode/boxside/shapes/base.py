@@ -10,11 +10,13 @@ and the caller's clock covers it as it covers the call.
 
 from __future__ import annotations
 
+import contextlib
 import random
+import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Child", "drawn", "garbage_of", "number", "pair", "short", "truth_of", "whole"]
+__all__ = ["Child", "drawn", "garbage_of", "number", "pair", "seeded", "short", "truth_of", "whole"]
 
 Run = Callable[..., list[Any]]
 
@@ -123,3 +125,13 @@ def drawn(seed: int, count: int) -> list[float]:
     from the box)."""
     rng = random.Random(seed)
     return [rng.random() for _ in range(count)]
+
+
+def seeded(seed: int) -> None:
+    """Seed ``random``, and numpy's global generator where it is imported: the student's
+    code may draw from either, and a case replays alike."""
+    random.seed(seed)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        with contextlib.suppress(BaseException):
+            numpy.random.seed(seed % 2**32)

@@ -12,14 +12,11 @@ differ afterwards from the table it was given.
 from __future__ import annotations
 
 import collections
-import contextlib
 import math
-import random
-import sys
 from functools import lru_cache
 from typing import Any
 
-from .base import Child, Run, drawn, garbage_of, number, short, whole
+from .base import Child, Run, drawn, garbage_of, number, seeded, short, whole
 
 __all__ = ["EMPTY", "QAgentChild", "digits", "layout", "open_cells", "start", "values"]
 
@@ -88,15 +85,6 @@ def start(seed: int, leave: float) -> tuple[dict[str, dict[int, float]], set[str
             table[state] = {c: 2 * drawn_[k + j] - 1 for j, c in enumerate(cells)}
         k += len(cells)
     return table, set(table)
-
-
-def _seeded(seed: int) -> None:
-    """Seed ``random``, and numpy's global generator where the student's code imported it."""
-    random.seed(seed)
-    numpy = sys.modules.get("numpy")
-    if numpy is not None:
-        with contextlib.suppress(BaseException):
-            numpy.random.seed(seed % 2**32)
 
 
 def _finite(value: Any) -> Any:
@@ -197,7 +185,7 @@ class QAgentChild(Child):
         def choose() -> Any:
             agent, player = self.posed(board, seed, ties, epsilon)
             method = self.at(agent, function)
-            _seeded(seed)
+            seeded(seed)
             if not calls:
                 return _cell(method(player))
             counts, other = [0] * 9, 0
@@ -260,7 +248,7 @@ class QAgentChild(Child):
 
         setattr(board, name, logged)
         try:
-            _seeded(seed)
+            seeded(seed)
             self.at(agent, function)(1)
         finally:
             if own:

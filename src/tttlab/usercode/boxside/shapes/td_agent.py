@@ -15,7 +15,7 @@ import inspect
 import random
 from typing import Any
 
-from .base import Child, Run, drawn, number, short, whole
+from .base import Child, Run, drawn, number, seeded, short, whole
 
 __all__ = ["ENVIRONMENT", "LINES", "SIZE", "Environment", "Spy", "TDAgentChild", "pick", "spy_game"]
 
@@ -343,10 +343,7 @@ class TDAgentChild(Child):
         sym = env.x if board.count("X") == board.count("O") else env.o
         agent = self.agent(eps, 0.5, table, sym)
         act = self.at(agent, "take_action")
-        random.seed(seed)
-        np = self.numpy()
-        if np is not None:
-            np.random.seed(seed)
+        seeded(seed)
         mark = "X" if sym == env.x else "O"
         counts, bad, first = [0] * 9, 0, ""
         for _ in range(calls):
