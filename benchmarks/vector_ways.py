@@ -33,9 +33,9 @@ class WaysEnv(Env):
 
     _write: str = "cellwise"
     _cells: Any = jnp.int8
-    _win: str = "slices"
+    _win: str = "gather"
     _legal: str = "gather"
-    _full: str = "board"
+    _full: str = "count"
     #: Each choice's values, checked when an environment is made.
     WAYS: ClassVar[dict[str, tuple[Any, ...]]] = {
         "_write": ("scatter", "onehot", "cellwise"),

@@ -31,8 +31,6 @@ the stones on the board. ``replace`` takes them as pgx's wrappers pass them.
 from __future__ import annotations
 
 import dataclasses
-import functools
-import operator
 from functools import cached_property
 from typing import Any
 
@@ -152,8 +150,8 @@ class Env:
     # ``step`` is the fastest of the ways measured (benchmarks/vector_ways.py holds the others,
     # benchmarks/bench_vector_step.py times them; docs/benchmarks.md has the figures): the
     # stone written cell by cell (a cell takes it when it is the target, empty, and the game
-    # goes on), int8 cells, a win read line by line from static slices, the occupied test by
-    # indexing the cell, a full board read from the new board's cells.
+    # goes on), int8 cells, a win read by gathering the lines, the occupied test by indexing
+    # the cell, a full board from the count of stones.
 
     def __init__(self, geometry: Geometry) -> None:
         self.geometry = geometry
@@ -193,11 +191,10 @@ class Env:
         # each cell from itself: it takes the stone when it is the target, empty, and the
         # game goes on (no per-game reduction or gather before the new board)
         board = jnp.where(active & target & (state.board == 0), piece, state.board)
-        mine = board == piece
-        lines = [functools.reduce(operator.and_, (mine[c] for c in ln)) for ln in self._lines]
-        won = place & functools.reduce(operator.or_, lines)
-        # every cell of the new board taken, one static slice each
-        full = functools.reduce(operator.and_, (board[c] != 0 for c in range(cells)))
+        # the win and the full board each by one reduction: computed once, where a win read
+        # cell by cell is copied into each field's fused update of the restart (on a CPU)
+        won = place & jnp.any(jnp.all(board[self._lines] == piece, axis=-1))
+        full = state._step_count + place.astype(jnp.int32) == cells
         return self._outcome(state, board, active, active & ~legal, won, full)
 
     @staticmethod
