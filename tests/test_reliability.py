@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.cli.helpers import start_ttt, ttt
-from tttlab.cli import cli, main
+from tttlab.cli import every_command, main
 from tttlab.cli.play_cmd import MoveInputError, parse_human_move
 from tttlab.game import Geometry, GeometryError, Position, PositionError
 from tttlab.io import load_agent_file
@@ -70,7 +70,7 @@ def _bad_values(param: click.Option) -> list[str]:
 
 def _cases() -> list[tuple[str, str, str]]:
     found = []
-    for name, command in cli.commands.items():
+    for name, command in every_command().items():
         for param in command.params:
             if not isinstance(param, click.Option) or param.is_flag or param.count:
                 continue
@@ -120,7 +120,7 @@ ARGUMENTS_ONLY = {"verify"}
 
 
 def test_sweep_covers_every_command() -> None:
-    assert {c for c, _, _ in _cases()} | ARGUMENTS_ONLY == set(cli.commands)
+    assert {c for c, _, _ in _cases()} | ARGUMENTS_ONLY == set(every_command())
 
 
 @pytest.mark.parametrize(

@@ -219,10 +219,10 @@ def cli_reference() -> str:
     ``--help`` shows too)."""
     import importlib
 
-    from tttlab.cli import EXAMPLES, cli
+    from tttlab.cli import EXAMPLES, every_command
 
     sections = []
-    for name, command in cli.commands.items():
+    for name, command in every_command().items():
         module = importlib.import_module(command.callback.__module__)
         attribute = next(key for key, value in vars(module).items() if value is command)
         examples = "\n".join(EXAMPLES[name])

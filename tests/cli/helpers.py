@@ -32,6 +32,38 @@ def ttt(
     return subprocess.run([*TTT, *args], input=input or "", timeout=timeout, env=env, **plain)
 
 
+def modules_after(
+    *args: str, prefixes: tuple[str, ...]
+) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """Run ``ttt ARGS`` by the console script's entry in a new process (never forked: the fork
+    server has imported tttlab already); its result, and the modules it had imported at its
+    end whose names start with one of ``prefixes``, sorted (read from the last line of its
+    stderr)."""
+    script = (
+        "import atexit, sys\n"
+        f"sys.argv = ['ttt', *{list(args)!r}]\n"
+        "atexit.register(lambda: print(sorted(m for m in sys.modules\n"
+        f"    if m.startswith({prefixes!r})), file=sys.stderr))\n"
+        "from tttlab._entry import run\n"
+        "run()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=60
+    )
+    last = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else "[]"
+    return result, json.loads(last.replace("'", '"'))
+
+
+def refusal(*args: str, cwd: str | None = None) -> str:
+    """The one line that ``ttt ARGS`` (run in ``cwd``) writes when it refuses its arguments:
+    it exits 2 and writes that line alone."""
+    result = ttt(*args, cwd=cwd)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
 class _ForkServer:
     """One :mod:`tests.cli.forkserver` per test process, started on first use, for calls
     made in the environment it started with."""

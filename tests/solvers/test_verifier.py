@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.helpers import ttt
+from tests.cli.helpers import modules_after, ttt
 from tttlab.game import Geometry, Position
 from tttlab.limits import CERTIFICATE_BYTES
 from tttlab.solvers.bitboard import prove
@@ -221,20 +221,12 @@ def test_ttt_verify_loads_nothing_of_the_solver(tmp_path: Path) -> None:
     solver nor numba has been imported."""
     path = tmp_path / "c.json"
     path.write_text(json.dumps(_certificate("3x4k3")))
-    script = (
-        "import atexit, sys\n"
-        f"sys.argv = ['ttt', 'verify', {str(path)!r}]\n"
-        "atexit.register(lambda: print(sorted(m for m in sys.modules\n"
-        "    if m.startswith(('tttlab.solvers', 'numba', 'tttlab.cli'))), file=sys.stderr))\n"
-        "from tttlab._entry import run\n"
-        "run()\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=60
+    result, loaded = modules_after(
+        "verify", str(path), prefixes=("tttlab.solvers", "numba", "tttlab.cli")
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("verified: 3x4k3 is X wins")
-    assert result.stderr.strip() == "[]"
+    assert loaded == []
 
 
 # -- fuzzing: mutations of real certificates -----------------------------------------------

@@ -3,6 +3,7 @@ and turns every expected failure into one line on stderr with exit code 2."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 import warnings
 
@@ -11,23 +12,46 @@ import click
 from tttlab import __version__
 from tttlab._oneline import run_command
 from tttlab._verify_cmd import EXAMPLES as VERIFY_EXAMPLES
-from tttlab.cli.arena_cmd import arena_command
-from tttlab.cli.check_cmd import check_command
-from tttlab.cli.demo_cmd import demo_command
-from tttlab.cli.eval_cmd import eval_command
-from tttlab.cli.mdp_cmd import mdp_command
-from tttlab.cli.play_cmd import play_command
-from tttlab.cli.policy_cmd import policy_command
-from tttlab.cli.serve_cmd import serve_command
-from tttlab.cli.solve_cmd import solve_command
-from tttlab.cli.sweep_cmd import sweep_command
-from tttlab.cli.train_cmd import train_command
-from tttlab.cli.verify_cmd import verify_command
 
-__all__ = ["EXAMPLES", "cli", "main"]
+__all__ = ["EXAMPLES", "cli", "every_command", "main"]
+
+#: Each command's module and attribute. A command's module is imported when the command is
+#: run, or listed by ``ttt --help``: ``ttt check`` never loads the solver's numba kernels,
+#: nor ``ttt verify`` anything of the solver (each command pays for what it uses).
+COMMANDS = {
+    "check": "check_cmd:check_command",
+    "play": "play_cmd:play_command",
+    "policy": "policy_cmd:policy_command",
+    "solve": "solve_cmd:solve_command",
+    "mdp": "mdp_cmd:mdp_command",
+    "verify": "verify_cmd:verify_command",
+    "train": "train_cmd:train_command",
+    "sweep": "sweep_cmd:sweep_command",
+    "eval": "eval_cmd:eval_command",
+    "arena": "arena_cmd:arena_command",
+    "serve": "serve_cmd:serve_command",
+    "demo": "demo_cmd:demo_command",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """A group whose commands are imported from :data:`COMMANDS` when first asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, attribute = COMMANDS[cmd_name].split(":")
+            command = getattr(importlib.import_module(f"tttlab.cli.{module}"), attribute)
+            command.epilog = "\b\nExamples:\n" + "\n".join(
+                f"  {line}" for line in EXAMPLES[cmd_name]
+            )
+            self.add_command(command, cmd_name)
+        return self.commands.get(cmd_name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ttt")
 def cli() -> None:
     """tttlab: learn, solve and play tic-tac-toe and its m,n,k cousins."""
@@ -86,23 +110,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "demo": ("ttt demo",),
 }
 
-for command in (
-    check_command,
-    play_command,
-    policy_command,
-    solve_command,
-    mdp_command,
-    verify_command,
-    train_command,
-    sweep_command,
-    eval_command,
-    arena_command,
-    serve_command,
-    demo_command,
-):
-    cli.add_command(command)
-    assert command.name is not None
-    command.epilog = "\b\nExamples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[command.name])
+
+def every_command() -> dict[str, click.Command]:
+    """Every ``ttt`` command by name, each module imported (the docs' reference, tests)."""
+    context = click.Context(cli, info_name="ttt")
+    found = {name: cli.get_command(context, name) for name in cli.list_commands(context)}
+    return {name: command for name, command in found.items() if command is not None}
 
 
 def _one_line_warning(

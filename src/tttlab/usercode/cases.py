@@ -17,7 +17,6 @@ import numpy as np
 import numpy.typing as npt
 
 from tttlab.game import Geometry, state_space
-from tttlab.solvers import solve_table
 
 __all__ = ["ExerciseTruth", "exercise_truth"]
 
@@ -93,6 +92,8 @@ class ExerciseTruth:
 @cache
 def exercise_truth() -> ExerciseTruth:
     """The 3×3 check space (computed once per process, in about 0.1 s)."""
+    from tttlab.solvers import solve_table  # numba's kernels: loaded by the checks that ask
+
     geometry = Geometry(3, 3, 3)
     space = state_space(geometry)
     solution = solve_table(geometry)
