@@ -122,6 +122,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # that none is the last thing the suite waits for while the other worker idles.
     def order(item: pytest.Item) -> int:
         module = _module(item)
-        return 0 if "test_ray_cluster" in module else 1 if module in ONE_WORKER else 2
+        return 0 if module == "tests/sweep/test_execute.py" else 1 if module in ONE_WORKER else 2
 
     items.sort(key=order)

@@ -1,25 +1,21 @@
 """The one training driver: batches that land on evaluation points and checkpoints, for
-tables and networks alike; signals; what its watchers are told; and output off a terminal."""
+tables and networks alike; signals; what its watchers are told (the watchers themselves, and
+output off a terminal: tests/training/test_watchers.py)."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import re
 import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 
 from tttlab.errors import TrainingDiverged
 from tttlab.game import DEFAULT
 from tttlab.io import load_agent_file
-from tttlab.training import ConsoleProgress, Outputs, Tick, Watcher, drive, resume, start
+from tttlab.training import Outputs, Tick, Watcher, drive, resume, start
 
 #: A tiny DQN run (64 games in iterations of 16) for the network tests here: one set of
 #: hyperparameters, so JAX compiles its iteration once and its persistent cache serves the rest.
@@ -155,64 +151,3 @@ def test_a_signal_stops_at_the_end_of_a_batch_and_keeps_everything(tmp_path: Pat
     resumed = resume(tmp_path / "a.ckpt.npz", "q")
     assert resumed.done == done
     assert resumed.resumed_from == done
-
-
-def test_off_a_terminal_progress_is_plain_whole_lines() -> None:
-    buffer = io.StringIO()
-    console = Console(file=buffer, force_terminal=False, force_jupyter=False, width=40)
-    progress = ConsoleProgress(console, plain_every=0.0)
-    assert not progress.live
-    point = {"episode": 5, "X": {"optimal_share": 0.5}, "O": {"optimal_share": 0.25}}
-    progress.progress(Tick("td", "episodes", 100_000, 200_000, 133_802.0, point, {}))
-    progress.progress(Tick("td", "episodes", 200_000, 200_000, 133_802.0))  # the end: quiet
-    progress.close()
-    lines = buffer.getvalue().splitlines()
-    assert lines == [
-        "td: 100,000 of 200,000 episodes (50%), 133,802 episodes/s | X: optimal 0.500, "
-        "O: optimal 0.250"
-    ]
-
-
-def test_ttt_train_into_a_log_file_keeps_every_line_whole(tmp_path: Path) -> None:
-    """``make demo > log`` used to cut the bar to ``td ━━━━━ 200… 0:00…``."""
-    command = [sys.executable, "-m", "tttlab", "train", "td", "--episodes", "200000"]
-    with open(tmp_path / "out.log", "w") as out, open(tmp_path / "err.log", "w") as err:
-        subprocess.run(
-            [*command, "--out", str(tmp_path / "td.npz")],
-            stdout=out,
-            stderr=err,
-            check=True,
-            env={k: v for k, v in os.environ.items() if k != "COLUMNS"},
-            timeout=300,
-        )
-    written = (tmp_path / "out.log").read_text() + (tmp_path / "err.log").read_text()
-    assert "━" not in written
-    assert "…" not in written
-    summary = (tmp_path / "out.log").read_text().splitlines()
-    assert summary[0].startswith("Trained td for 200,000 episodes")
-    assert summary[0].endswith(f"saved to {tmp_path / 'td.npz'}.")
-    assert all("optimal share" in line for line in summary[1:3])
-
-
-@pytest.mark.parametrize(
-    ("missing", "words"),
-    [
-        ("jax", "need the neural extra (jax is missing)"),
-        ("equinox.nn", "need the neural extra (equinox.nn is missing)"),
-        ("somebody_elses", "cannot be loaded: ModuleNotFoundError: No module named"),
-    ],
-)
-def test_only_a_missing_neural_package_is_called_a_missing_extra(
-    missing: str, words: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import importlib
-
-    from tttlab.errors import ConfigError
-    from tttlab.training.runs import _neural
-
-    def fail(name: str, package: str | None = None) -> None:
-        raise ModuleNotFoundError(f"No module named {missing!r}", name=missing)
-
-    monkeypatch.setattr(importlib, "import_module", fail)
-    with pytest.raises(ConfigError, match=re.escape(words)):
-        _neural("dqn")

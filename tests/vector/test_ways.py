@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.vector.test_rules import _random_actions
+from tests.vector.test_env import _random_actions
 from tttlab.game import Geometry
 from tttlab.vector import make
 

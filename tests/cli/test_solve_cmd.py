@@ -1,4 +1,5 @@
-"""``ttt solve`` and ``ttt policy``: the documented JSON, pinned to the facts."""
+"""``ttt solve``: the documented JSON, pinned to the facts (``ttt policy``:
+tests/cli/test_policy_cmd.py)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,8 @@ import json
 
 import pytest
 
-from tests.cli.helpers import ttt
+from tests.cli.helpers import refusal, ttt
 from tttlab.game import Geometry, Position
-from tttlab.solvers import solve_table
 from tttlab.solvers.bitboard import prove
 
 
@@ -69,33 +69,6 @@ def test_solve_past_39_cells_and_a_draw_that_pairings_prove_at_the_root() -> Non
     assert "boards past 39 cells are for the proof search only" in refused.stderr
 
 
-def test_policy_perfect_lists_every_position_with_only_optimal_moves() -> None:
-    result = ttt("policy", "perfect", "--json")
-    assert result.returncode == 0, result.stderr
-    data = json.loads(result.stdout)
-    assert data["board"] == "3x3k3"
-    table = data["moves"]
-    assert len(table) == 4520
-    solution = solve_table(Geometry())
-    for text, moves in table.items():
-        assert len(text) == 9
-        p = Position.from_string(text)
-        assert moves
-        assert set(moves) <= set(solution.optimal_moves(p))
-
-
-def test_policy_random_lists_all_legal_moves() -> None:
-    table = json.loads(ttt("policy", "random", "--json").stdout)["moves"]
-    assert table["........."] == list(range(9))
-    assert table["XX.OO...."] == [2, 5, 6, 7, 8]
-
-
-def test_policy_of_minimax_matches_perfect() -> None:
-    minimax = json.loads(ttt("policy", "minimax", "--json").stdout)["moves"]
-    perfect = json.loads(ttt("policy", "perfect", "--json").stdout)["moves"]
-    assert minimax == perfect
-
-
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
@@ -111,18 +84,12 @@ def test_policy_of_minimax_matches_perfect() -> None:
             ["solve", "--board", "7x4", "--k", "4", "--time-limit", "0.3"],
             "7x4k4 was not proved within the time limit of 0.3 s",
         ),
-        (["policy"], "Missing argument"),
-        (["policy", "nobody"], "unknown agent"),
         (["nosuchcommand"], "No such command"),
         (["solve", "--nosuchoption"], "No such option"),
     ],
 )
 def test_bad_arguments(args: list[str], fragment: str) -> None:
-    result = ttt(*args)
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert fragment in lines[0]
+    assert fragment in refusal(*args)
 
 
 # `ttt demo` runs in tests/test_packaging.py, from the installed wheel.

@@ -1,18 +1,15 @@
-"""The adapters pass Gymnasium's and PettingZoo's own checkers, on several boards."""
+"""The Gymnasium adapter passes Gymnasium's own checker, on several boards (the PettingZoo
+adapter: tests/envs/test_pettingzoo.py)."""
 
 from __future__ import annotations
-
-import warnings
 
 import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
 
 import tttlab.envs
 from tttlab.envs import TicTacToeEnv
-from tttlab.envs import pettingzoo as pz
 
 
 @pytest.mark.parametrize("seat", ["X", "O"])
@@ -74,34 +71,3 @@ def test_rendering() -> None:
     text.reset(seed=0)
     assert "|" in str(text.render())
     assert tttlab.envs.TicTacToeEnv is TicTacToeEnv
-
-
-@pytest.mark.parametrize("board", ["3x3k3", "3x4k3", "4x4k4"])
-def test_pettingzoo_api_test(board: str) -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the checker's notes on dict observations
-        api_test(pz.env(board=board), num_cycles=200)
-
-
-def test_pettingzoo_seed_test() -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        seed_test(pz.env, num_cycles=100)
-
-
-def test_pettingzoo_illegal_move_ends_the_game() -> None:
-    env = pz.env()
-    env.reset(seed=0)
-    env.step(4)
-    env.step(4)  # O plays the occupied centre
-    rewards = {a: env.rewards[a] for a in env.possible_agents}
-    assert rewards["player_2"] == -1
-    assert all(env.terminations.values())
-
-
-def test_pettingzoo_winner_gets_plus_one() -> None:
-    env = pz.env()
-    env.reset(seed=0)
-    for move in (0, 3, 1, 4, 2):
-        env.step(move)
-    assert env.rewards == {"player_1": 1, "player_2": -1}

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.helpers import pids_where, start_ttt, ttt
-from tests.sweep.test_sweep import keyed, rows
+from tests.cli.test_sweep_cmd import keyed, rows
 from tttlab.game import Geometry
 from tttlab.sweep import RayCluster, SweepError, plan_runs
 
