@@ -17,7 +17,14 @@ from tests.cli.helpers import ttt
 from tttlab.game import Geometry, Position
 from tttlab.solvers import solve_table
 from tttlab.solvers.bitboard import SearchStopped
-from tttlab.solvers.certificate import _held, build_certificate, replies, write_certificate
+from tttlab.solvers.certificate import (
+    _completes,
+    _held,
+    build_certificate,
+    pairing,
+    replies,
+    write_certificate,
+)
 from tttlab.verifier import CertificateError, _Rules, verify, verify_file
 
 
@@ -336,3 +343,62 @@ def test_a_draw_that_the_weights_prove_needs_no_move_and_a_false_draw_is_refused
     false["strategies"] = {"X": {}, "O": {}}
     with pytest.raises(CertificateError, match="strategy has no move here"):
         verify(false)
+
+
+def _pairing_by_hand(p: Position, mark: int, effort: int = 2_000) -> list[list[int]] | None:
+    """The certificates' pairing search as first written, in plain Python over cell sets (the
+    compiled one must find the very same pairs: the same lines first, the same pair order,
+    the same step limit)."""
+    empty = {c for c, v in enumerate(p.cells) if v == 0}
+    lines = [line for line in p.geometry.lines if all(p.cells[c] != mark for c in line)]
+    options = []
+    for line in lines:
+        free = [c for c in line if c in empty]
+        if len(free) < 2:
+            return None
+        options.append([(a, b) for i, a in enumerate(free) for b in free[i + 1 :]])
+    steps = 0
+    chosen: list[tuple[int, int]] = []
+
+    def solve(used: frozenset[int], open_lines: list[int]) -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > effort:
+            return False
+        if not open_lines:
+            return True
+        choices = [[q for q in options[i] if not (set(q) & used)] for i in open_lines]
+        i = min(range(len(open_lines)), key=lambda j: len(choices[j]))
+        for pair in choices[i]:
+            rest = [j for j in open_lines if not set(pair) <= set(lines[j])]
+            chosen.append(pair)
+            if solve(used | set(pair), rest):
+                return True
+            chosen.pop()
+        return False
+
+    return [list(q) for q in chosen] if solve(frozenset(), list(range(len(lines)))) else None
+
+
+@pytest.mark.parametrize("board", ["3x3k3", "4x4k4", "4x5k4", "6x4k4", "5x5k4"])
+def test_the_compiled_pairing_finds_the_pairs_of_the_plain_search(board: str) -> None:
+    """On positions of random games, both sides: the same pairing or the same None, within
+    the same steps (a small limit too); and the line-completion test by its definition."""
+    g = Geometry.parse(board)
+    rng = np.random.default_rng(7)
+    found = 0
+    for _ in range(30):
+        p = Position.initial(g)
+        while not p.is_terminal:
+            for mark in (1, 2):
+                for effort in (2_000, 3):
+                    expected = _pairing_by_hand(p, mark, effort)
+                    assert pairing(p, mark, effort) == expected, (p.to_string("/"), mark)
+                    found += expected is not None and effort == 2_000
+                lines = [[p.cells[c] for c in line] for line in g.lines]
+                completes = any(
+                    line.count(mark) == g.k - 1 and line.count(0) == 1 for line in lines
+                )
+                assert _completes(p, mark) == completes
+            p = p.apply(int(rng.choice(p.legal_moves)))
+    assert found > 20

@@ -35,7 +35,7 @@ def test_a_pairing_covers_every_line_free_of_the_defender(
     board: str, defender: int, holds: bool
 ) -> None:
     t = _tables(Geometry.parse(board))
-    scratch = np.zeros((3, len(t.lines)), dtype=np.int64)
+    scratch = np.zeros((4, max(len(t.lines), 2)), dtype=np.int64)
     assert holds_by_pairing(0, defender, t.lines, t.full, scratch) == holds
 
 
@@ -46,7 +46,7 @@ def test_the_kernels_pairings_are_pairings_the_certificates_finder_finds(board: 
     boards' open positions both find some."""
     geometry = Geometry.parse(board)
     t = _tables(geometry)
-    scratch = np.zeros((3, len(t.lines)), dtype=np.int64)
+    scratch = np.zeros((4, max(len(t.lines), 2)), dtype=np.int64)
     rng = np.random.default_rng(3)
     found = 0
     for _ in range(300):

@@ -219,7 +219,7 @@ def prove(
     line_score = np.zeros((depth, max(len(t.lines), 1)), dtype=np.int64)
     moves = np.zeros((depth, g.cells), dtype=np.int64)
     scores = np.zeros((depth, g.cells), dtype=np.int64)
-    scratch = np.zeros((3, max(len(t.lines), 1)), dtype=np.int64)
+    scratch = np.zeros((4, max(len(t.lines), 2)), dtype=np.int64)
     result: list[int] = []
 
     finished = threading.Event()

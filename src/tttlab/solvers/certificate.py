@@ -25,7 +25,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from tttlab.game import Geometry, Player, Position
+from tttlab.game.geometry import int64_word
 from tttlab.solvers.bitboard import (
     DEFAULT_NODE_BUDGET,
     UNLIMITED_NODES,
@@ -34,6 +37,7 @@ from tttlab.solvers.bitboard import (
     SearchStopped,
     prove,
 )
+from tttlab.solvers.kernel import pairing_of
 
 __all__ = ["Certificate", "build_certificate", "dead", "pairing", "replies", "write_certificate"]
 
@@ -73,25 +77,40 @@ class Certificate:
         return sum(len(s) for s in self.strategies.values())
 
 
+@lru_cache(maxsize=64)
+def _masks(geometry: Geometry) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The lines as bitmasks, and the masks of the lines through each cell."""
+    lines = tuple(_unsigned(int(m)) for m in geometry.line_masks)
+    return lines, tuple(tuple(m for m in lines if m >> c & 1) for c in range(geometry.cells))
+
+
+def _marks(p: Position, mark: int) -> tuple[int, int]:
+    """The bitmasks of ``mark``'s cells and of the other side's."""
+    x_bits, o_bits = p.bitboards
+    return (x_bits, o_bits) if mark == 1 else (o_bits, x_bits)
+
+
 def _completes(p: Position, mark: int) -> bool:
     """Whether ``mark`` can complete a line with one more mark."""
+    mine, theirs = _marks(p, mark)
     k = p.geometry.k
     return any(
-        sum(p.cells[c] == mark for c in line) == k - 1 and any(p.cells[c] == 0 for c in line)
-        for line in p.geometry.lines
+        not line & theirs and (line & mine).bit_count() == k - 1 for line in _masks(p.geometry)[0]
     )
 
 
 def _held(p: Position, holder: int) -> bool:
     """Erdős–Selfridge: the lines free of ``holder``'s marks, each weighing 2^-(its empty
     cells), weigh under 1 with the holder to move (1/2 with the other side to move)."""
-    k = p.geometry.k
-    weight = sum(
-        1 << sum(p.cells[c] != 0 for c in line)
-        for line in p.geometry.lines
-        if all(p.cells[c] != holder for c in line)
-    )
-    return weight < 1 << (k - (int(p.to_move) != holder))
+    mine, theirs = _marks(p, holder)
+    most = 1 << (p.geometry.k - (int(p.to_move) != holder))
+    weight = 0
+    for line in _masks(p.geometry)[0]:
+        if not line & mine:
+            weight += 1 << (line & theirs).bit_count()
+            if weight >= most:
+                return False
+    return True
 
 
 def _strategy(
@@ -130,17 +149,11 @@ def _strategy(
     return moves
 
 
-@lru_cache(maxsize=64)
-def _through(geometry: Geometry) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """The lines through each cell."""
-    lines = geometry.lines
-    return tuple(tuple(ln for ln in lines if c in ln) for c in range(geometry.cells))
-
-
 def dead(p: Position, cell: int) -> bool:
     """Whether no line through ``cell`` is still open to either side (every line through
     it holds an X and an O)."""
-    return all({1, 2} <= {p.cells[c] for c in line} for line in _through(p.geometry)[cell])
+    x_bits, o_bits = p.bitboards
+    return all(line & x_bits and line & o_bits for line in _masks(p.geometry)[1][cell])
 
 
 def replies(p: Position, hold: bool) -> list[int]:
@@ -158,40 +171,21 @@ def replies(p: Position, hold: bool) -> list[int]:
 def pairing(p: Position, mark: int, effort: int = 2_000) -> list[list[int]] | None:
     """Disjoint pairs of empty cells such that every line without a ``mark`` contains a
     whole pair (so ``mark``'s side holds by answering each move in a pair with its partner),
-    found by a small backtracking search over the lines with the fewest choices first; None
-    when there is none or ``effort`` steps did not find one."""
-    empty = {c for c, v in enumerate(p.cells) if v == 0}
-    lines = [line for line in p.geometry.lines if all(p.cells[c] != mark for c in line)]
-    options = []
-    for line in lines:
-        free = [c for c in line if c in empty]
-        if len(free) < 2:
-            return None
-        options.append([(a, b) for i, a in enumerate(free) for b in free[i + 1 :]])
-    steps = 0
-    chosen: list[tuple[int, int]] = []
-
-    def solve(used: frozenset[int], open_lines: list[int]) -> bool:
-        nonlocal steps
-        steps += 1
-        if steps > effort:
-            return False
-        if not open_lines:
-            return True
-        choices = [[q for q in options[i] if not (set(q) & used)] for i in open_lines]
-        i = min(range(len(open_lines)), key=lambda j: len(choices[j]))
-        for pair in choices[i]:
-            covered = set(pair)
-            rest = [j for j in open_lines if not covered <= set(lines[j])]
-            chosen.append(pair)
-            if solve(used | covered, rest):
-                return True
-            chosen.pop()
-        return False
-
-    if not solve(frozenset(), list(range(len(lines)))):
+    found by the proof search's compiled backtracking over the lines with the fewest free
+    cells first (:func:`~tttlab.solvers.kernel.pairing_of`); None when there is none or
+    ``effort`` steps did not find one."""
+    mine, theirs = _marks(p, mark)
+    lines = [int64_word(m) for m in _masks(p.geometry)[0] if not m & mine]
+    free = int64_word(((1 << p.geometry.cells) - 1) & ~(mine | theirs))
+    pairs = pairing_of(np.array(lines, dtype=np.int64), free, effort)
+    if pairs is None:
         return None
-    return [list(pair) for pair in chosen]
+    return [[c for c in range(p.geometry.cells) if pair >> c & 1] for pair in map(_unsigned, pairs)]
+
+
+def _unsigned(word: int) -> int:
+    """An int64 word's bits as a non-negative int."""
+    return word & ((1 << 64) - 1)
 
 
 def _keeping(p: Position, sign: int, goal: str, value_of: Callable[[Position], Proof]) -> int:

@@ -9,7 +9,7 @@ import numpy as np
 from tttlab.solvers import alphabeta
 from tttlab.solvers.alphabeta import EXACT, LOWER, UPPER
 
-__all__ = ["BEST", "BUDGET", "STOP", "STORED", "VISITED", "search"]
+__all__ = ["BEST", "BUDGET", "STOP", "STORED", "VISITED", "pairing_of", "search"]
 
 _settles = nb.njit(cache=True, inline="always")(alphabeta.settles)
 
@@ -57,10 +57,18 @@ PAIRING_STEPS = 64
 
 
 @nb.njit(cache=True, nogil=True)
-def _cover(live: np.ndarray, n: int, cov: np.ndarray, free: int, steps: np.ndarray) -> bool:
+def _cover(
+    live: np.ndarray,
+    n: int,
+    cov: np.ndarray,
+    free: int,
+    steps: np.ndarray,
+    chosen: np.ndarray,
+) -> bool:
     """Whether disjoint pairs of ``free`` cells can cover every line ``live[i]`` not yet
     covered (``cov[i] == 0``), each by a pair inside it: backtracking over the line with the
-    fewest free cells, within ``steps[0]`` steps."""
+    fewest free cells, within ``steps[0]`` steps. The pairs chosen so far are
+    ``chosen[:steps[1]]``: all of them once it returns True, none it added if False."""
     steps[0] -= 1
     if steps[0] < 0:
         return False
@@ -85,15 +93,18 @@ def _cover(live: np.ndarray, n: int, cov: np.ndarray, free: int, steps: np.ndarr
             b = seconds & -seconds
             seconds ^= b
             pair = a | b
+            chosen[steps[1]] = pair
+            steps[1] += 1
             for j in range(n):
                 if live[j] & pair == pair:
                     cov[j] += 1
-            found = _cover(live, n, cov, free & ~pair, steps)
+            found = _cover(live, n, cov, free & ~pair, steps, chosen)
             for j in range(n):
                 if live[j] & pair == pair:
                     cov[j] -= 1
             if found:
                 return True
+            steps[1] -= 1
     return False
 
 
@@ -104,8 +115,8 @@ def holds_by_pairing(
     """Whether the defender has a pairing: disjoint pairs of empty cells such that every line
     free of the defender's marks contains a whole pair. Then, answering each of the attacker's
     moves in a pair with its partner (and anything else anyhow), the defender keeps the
-    attacker from completing a line, whoever is to move. ``scratch``: 3 × lines int64 rows
-    (the lines, their cover counts, and the step counter in the third row's first word)."""
+    attacker from completing a line, whoever is to move. ``scratch``: 4 × max(lines, 2) int64
+    rows (the lines, their cover counts, the step counter and the pair count, the pairs)."""
     n = 0
     for i in range(lines.shape[0]):
         if lines[i] & defender == 0:
@@ -115,7 +126,21 @@ def holds_by_pairing(
     if n == 0:
         return True
     scratch[2, 0] = PAIRING_STEPS
-    return _cover(scratch[0], n, scratch[1], full & ~(attacker | defender), scratch[2])
+    scratch[2, 1] = 0
+    return _cover(scratch[0], n, scratch[1], full & ~(attacker | defender), scratch[2], scratch[3])
+
+
+def pairing_of(open_lines: np.ndarray, free: int, steps: int) -> list[int] | None:
+    """The pairs (as two-bit masks) that :func:`holds_by_pairing`'s search finds for the
+    lines ``open_lines`` (masks, none holding the defender's mark) over the ``free`` cells,
+    within ``steps`` steps; None when it finds none. The certificates' pairing leaves."""
+    n = len(open_lines)
+    scratch = np.zeros((4, max(n, 2)), dtype=np.int64)
+    scratch[0, :n] = open_lines
+    scratch[2, 0] = steps
+    if n and not _cover(scratch[0], n, scratch[1], free, scratch[2], scratch[3]):
+        return None
+    return [int(pair) for pair in scratch[3, : scratch[2, 1] if n else 0]]
 
 
 @nb.njit(cache=True, nogil=True)
