@@ -1,4 +1,5 @@
-"""Bad input everywhere, resource guards, atomic files, checkpoints and determinism."""
+"""Bad input everywhere, resource guards, checkpoints and determinism (atomic files:
+tests/test_atomic.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -151,16 +151,6 @@ def test_resource_guards_refuse_up_front(
     assert time.perf_counter() - started < 10  # refused, not attempted
 
 
-def test_write_targets_that_cannot_be_used(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    (tmp_path / "folder").mkdir()
-    (tmp_path / "file").write_text("x")
-    for out in (tmp_path / "folder", tmp_path / "file" / "x.npz"):
-        assert main(["train", "q", "--episodes", "10", "--out", str(out)]) == 2
-        assert len(capsys.readouterr().err.strip().splitlines()) == 1
-
-
 # ----- parsers under fuzzing: accept, or raise the documented error --------------------------
 @settings(max_examples=400)
 @given(st.text(max_size=40))
@@ -232,80 +222,7 @@ def test_api_bodies_never_cause_a_server_error(path: str, body: object) -> None:
 _CLIENT = TestClient(create_app(None))
 
 
-# ----- files: atomic writes under SIGKILL --------------------------------------------------
-WRITER = """
-import sys
-from tttlab.game import Geometry
-from tttlab.io import save_agent
-from tttlab.learners import Trainer, default_config
-trainer = Trainer(default_config("q", 1, geometry=Geometry(3, 4, 3)))
-agent = trainer.agent()
-print("ready", flush=True)
-i = 0
-while True:
-    i += 1
-    save_agent(sys.argv[1], agent, episodes=i, seed=0, hyperparameters={})
-"""
-
-
-def test_sigkill_during_save_leaves_the_previous_file_intact(tmp_path: Path) -> None:
-    path = tmp_path / "agent.npz"
-    proc = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == "ready"
-        for _ in range(6):  # kill it at several moments, each mid-way through some save
-            while not path.exists():
-                time.sleep(0.01)
-            time.sleep(0.37)
-            before = load_agent_file(path).meta["episodes"]
-            assert before >= 1
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
-    finally:
-        proc.kill()
-    # Whatever was being written when it died, the file at the path is a whole one.
-    agent = load_agent_file(path)
-    assert agent.meta["episodes"] >= 1
-    assert agent.geometry == Geometry(3, 4, 3)
-
-
-def test_sigkill_during_save_leaves_no_stale_temporary_after_the_next_save(tmp_path: Path) -> None:
-    from tttlab.io.agentfile import save_agent
-    from tttlab.learners import Trainer, default_config
-
-    path = tmp_path / "agent.npz"
-    # What a writer killed mid-save leaves: a temporary named after a process that is gone.
-    dead = subprocess.run(
-        [sys.executable, "-c", "import os; print(os.getpid())"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    stale = tmp_path / f".agent.npz.{dead.stdout.strip()}.abcd1234.tmp"
-    stale.write_bytes(b"half a zip")
-    old_style = tmp_path / ".agent.npz.x1y2z3.tmp"  # before the pid was in the name
-    old_style.write_bytes(b"half a zip")
-    live = tmp_path / f".agent.npz.{os.getppid()}.live0000.tmp"  # a live writer's: kept
-    live.write_bytes(b"being written")
-    other = tmp_path / f".other.npz.{dead.stdout.strip()}.abcd1234.tmp"  # another target's
-    other.write_bytes(b"not ours")
-    trainer = Trainer(default_config("q", 1))
-    save_agent(path, trainer.agent(), episodes=1, seed=0, hyperparameters={})
-    left = sorted(p.name for p in tmp_path.iterdir())
-    assert left == sorted(["agent.npz", live.name, other.name])
-
-
-def test_train_into_an_unwritable_folder_is_one_line(tmp_path: Path) -> None:
-    result = ttt("train", "q", "--episodes", "10", "--out", "/proc/x.npz")
-    assert result.returncode == 2
-    assert result.stderr.count("\n") == 1
-    assert "not writable" in result.stderr
-    assert "internal error" not in result.stderr
-
-
+# ----- files: a folder that cannot be written is one error ---------------------------------
 def test_save_into_an_unwritable_folder_raises_the_agent_error() -> None:
     from tttlab.agents import AgentError
     from tttlab.io.agentfile import save_agent
@@ -415,13 +332,6 @@ def test_evaluation_is_identical_across_processes(tmp_path: Path) -> None:
     second = ttt("eval", str(out), "--json").stdout
     assert first == second
     assert json.loads(first)["X"]["decision_positions"] > 0
-
-
-def test_serve_help_says_what_binding_everywhere_exposes() -> None:
-    text = ttt("serve", "--help").stdout
-    assert "127.0.0.1" in text
-    assert "0.0.0.0" in text
-    assert "no login" in " ".join(text.split())
 
 
 def test_unexpected_errors_are_one_line(

@@ -1,4 +1,5 @@
-"""One property suite over every geometry: the invariants of the rules (pgx's api_test)."""
+"""One property suite over every geometry: the invariants of the rules (pgx's api_test; the
+state space's tables against the rules: tests/game/test_statespace.py)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,10 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given
 
-from tests.conftest import SMALL_GEOMETRIES, games
-from tttlab.game import Geometry, IllegalMoveError, Player, Position, state_space
+from tests.conftest import games
+from tttlab.game import Geometry, IllegalMoveError, Position
 
 
 @given(games())
@@ -78,44 +78,3 @@ def test_completes_line_is_the_rules_winner(game: tuple[Geometry, list[Position]
     assert geometry.completes_line(boards, moves, pieces).tolist() == expected
     padded = np.concatenate([boards, np.zeros((len(boards), 1), np.int8)], axis=1)
     assert geometry.completes_line(padded, moves, pieces).tolist() == expected
-
-
-@pytest.mark.parametrize("geometry", SMALL_GEOMETRIES, ids=str)
-def test_state_space_tables_agree_with_rules(geometry: Geometry) -> None:
-    space = state_space(geometry)
-    assert space.ids[0] == 0
-    assert (space.ids[1:] > space.ids[:-1]).all()
-    for i in range(0, space.size, max(1, space.size // 500)):
-        p = space.position(i)
-        assert p.id == int(space.ids[i])
-        assert space.index(p) == i
-        assert bool(space.terminal[i]) == p.is_terminal
-        assert int(space.winner[i]) == (int(p.winner) if p.winner else 0)
-        assert int(space.to_move[i]) == int(p.to_move)
-        legal = {int(m) for m in range(geometry.cells) if space.next[i, m] >= 0}
-        assert legal == set(p.legal_moves)
-        for m in p.legal_moves:
-            assert space.position(int(space.next[i, m])) == p.apply(m)
-        c = int(space.canonical[i])
-        assert int(space.ids[c]) == p.canonical_id
-        perm = geometry.symmetries[int(space.symmetry[i])]
-        assert p.transform(perm) == space.position(c)
-
-
-@settings(max_examples=50)
-@given(st.sampled_from(SMALL_GEOMETRIES), st.data())
-def test_every_reachable_game_position_is_in_the_table(
-    geometry: Geometry, data: st.DataObject
-) -> None:
-    _, played = data.draw(games(geometry))
-    space = state_space(geometry)
-    for p in played:
-        assert space.find(p.id) >= 0
-
-
-def test_unreachable_ids_are_not_found() -> None:
-    space = state_space(Geometry())
-    assert space.find(1 + 3) == -1  # two X and no O
-    with pytest.raises(ValueError, match="not reachable"):
-        space.index(Position(Geometry(), (1, 1, 0, 0, 0, 0, 0, 0, 0)))
-    assert Player(int(space.to_move[0])) is Player.X

@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 
 from tests.io.archives import header, npy, rewrite
-from tttlab.agents import AgentError
 from tttlab.game import Geometry, Player, Position
-from tttlab.io import AgentFileError, load_agent_file, resolve_agent, save_agent
+from tttlab.io import AgentFileError, load_agent_file, save_agent
 from tttlab.learners import Trainer, default_config
 
 
@@ -206,12 +205,3 @@ def test_non_finite_values(tmp_path: Path) -> None:
     path = _save(trainer, tmp_path / "nan.npz")
     with pytest.raises(AgentFileError, match="non-finite"):
         load_agent_file(path)
-
-
-def test_resolve_names_and_files(tmp_path: Path) -> None:
-    assert resolve_agent("perfect").name == "perfect"
-    path = _good(tmp_path)
-    assert resolve_agent(str(path)).name == "good.npz"
-    with pytest.raises(AgentError, match="not a built-in"):
-        resolve_agent(str(tmp_path / "nothing.npz"))
-    assert issubclass(AgentFileError, AgentError)

@@ -12,16 +12,13 @@ import pytest
 from tests.agents.test_network import random_network
 from tests.io import archives
 from tests.io.archives import npy, write
-from tttlab.agents import AgentError
 from tttlab.agents.network import Architecture, NetworkAgent, encode, forward
 from tttlab.game import DEFAULT, Geometry, Position
 from tttlab.io import (
     AgentFileError,
-    file_agent,
     load_agent_file,
     save_agent,
 )
-from tttlab.learners import Trainer, default_config
 
 
 def _save(agent: NetworkAgent, path: Path) -> Path:
@@ -63,28 +60,6 @@ def test_round_trip_plays_the_same(
         assert loaded.move_probabilities(position) == agent.move_probabilities(position)
         position = position.apply(agent.select_move(position, rng))
     assert _save(agent, tmp_path / "again.npz").read_bytes() == path.read_bytes()
-
-
-def test_search_suffix(tmp_path: Path) -> None:
-    path = _save(random_network(), tmp_path / "az.npz")
-    searching = file_agent(f"{path}:25")
-    assert isinstance(searching, NetworkAgent)
-    assert searching.simulations == 25
-    assert searching.name == "az.npz:25"
-    position = Position.from_string("XX./OO./...")
-    assert set(searching.move_probabilities(position)) <= set(position.legal_moves)
-    for bad in (f"{path}:x", f"{path}:0"):
-        with pytest.raises(AgentError):
-            file_agent(bad)
-    table = tmp_path / "q.npz"
-    save_agent(
-        table, Trainer(default_config("q", 1)).agent(), episodes=1, seed=0, hyperparameters={}
-    )
-    with pytest.raises(AgentError, match="only network agents"):
-        file_agent(f"{table}:10")
-    dqn = _save(random_network(algorithm="dqn"), tmp_path / "dqn.npz")
-    with pytest.raises(AgentError, match="policy-and-value"):
-        file_agent(f"{dqn}:10")
 
 
 def test_damage_is_one_error(tmp_path: Path) -> None:

@@ -17,7 +17,6 @@ from tttlab.neural.alphazero import (
     augment,
     search_step,
 )
-from tttlab.neural.loop import Replay, negamax_backward
 from tttlab.neural.network import from_params, init_network, to_params
 from tttlab.vector import State, make
 
@@ -62,18 +61,6 @@ def test_resume_equals_an_uninterrupted_run() -> None:
         AlphaZeroTrainer(AlphaZeroConfig(Geometry(), episodes=256)).restore(arrays, 2)
 
 
-def test_config_limits() -> None:
-    with pytest.raises(ValueError, match="simulations"):
-        AlphaZeroConfig(Geometry(), episodes=10, simulations=0)
-    with pytest.raises(ValueError, match="hidden"):
-        AlphaZeroConfig(Geometry(), episodes=10, hidden=())
-    config = AlphaZeroConfig(Geometry(), episodes=100, batch=256)
-    assert (config.games_per_iteration, config.iterations) == (100, 1)
-    again = AlphaZeroConfig.from_header(Geometry(), 100, 0, config.header())
-    assert again.header() == config.header()
-    assert again.iterations == config.iterations
-
-
 def test_the_agent_is_a_moving_average_that_training_never_reads() -> None:
     """``average`` changes only the network that plays: the trained network is the same
     with or without it, and after the first iteration the played one keeps 1/10 of the
@@ -116,23 +103,6 @@ def test_the_agent_is_judged_on_both_seats() -> None:
     assert evaluation.O is not None
     assert evaluation.X.decision_positions > 0
     assert evaluation.O.decision_positions > 0
-
-
-def test_value_targets_by_hand() -> None:
-    """The result of the game from the side that moved at each ply, for four games written
-    out by hand (plies down, games across): X wins at ply 4, a draw, O wins at ply 5, and X
-    plays an illegal move at ply 2 (reward −1, the game ends)."""
-    reward = np.zeros((9, 4), np.float32)
-    done = np.zeros((9, 4), bool)
-    reward[4, 0], done[4:, 0] = 1.0, True
-    done[8, 1] = True
-    reward[5, 2], done[5:, 2] = 1.0, True
-    reward[2, 3], done[2:, 3] = -1.0, True
-    z = np.asarray(negamax_backward(jnp.asarray(reward), jnp.asarray(done)))
-    x_wins = [1, -1, 1, -1, 1, 0, 0, 0, 0]  # X moved at even plies
-    o_wins = [-1, 1, -1, 1, -1, 1, 0, 0, 0]
-    illegal = [-1, 1, -1, 0, 0, 0, 0, 0, 0]
-    np.testing.assert_array_equal(z.T, np.array([x_wins, [0] * 9, o_wins, illegal], np.float32))
 
 
 def _positions(moves: list[int], games: int) -> State:
@@ -207,22 +177,6 @@ def test_fresh_games_start_after_an_opening_that_ends_nothing() -> None:
     geometry = Geometry(4, 4, 4)
     for cells in boards[:512]:
         assert Position(geometry, tuple(int(c) for c in cells)).winner is None
-
-
-def test_the_replay_keeps_only_what_it_is_told_to() -> None:
-    """Rows written with ``keep`` False are never picked, also when the ring wraps round."""
-    replay = Replay.empty(jnp.zeros(10, jnp.int32))
-    for start in (1, 101, 201):  # 4 rows per write, the odd ones kept: 2 per write
-        rows = jnp.arange(start, start + 4, dtype=jnp.int32)
-        replay = replay.write_kept(rows, rows % 2 == 1)
-    assert int(replay.cursor) == 6
-    assert int(replay.filled) == 6  # at most capacity − rows written at once
-    picked = set(np.asarray(replay.pick_recent(jax.random.PRNGKey(0), 200)).tolist())
-    assert picked == {1, 3, 101, 103, 201, 203}
-    replay = replay.write_kept(jnp.arange(301, 305, dtype=jnp.int32), jnp.array([0, 1, 0, 1]) == 1)
-    assert int(replay.cursor) == 8
-    picked = set(np.asarray(replay.pick_recent(jax.random.PRNGKey(1), 200)).tolist())
-    assert picked == {101, 103, 201, 203, 302, 304}
 
 
 def test_self_play_keeps_every_searched_move_of_a_finished_game() -> None:

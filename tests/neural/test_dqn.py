@@ -10,12 +10,10 @@ import pytest
 
 from tests.neural.conftest import assert_resume_equals_whole
 from tttlab.agents.network import NetworkAgent, encode, forward
-from tttlab.errors import ConfigError
 from tttlab.evaluation import evaluate_seats
 from tttlab.game import Geometry, Position
 from tttlab.neural.dqn import Batch, DQNConfig, DQNTrainer, looking_ahead
 from tttlab.neural.network import init_network, to_params
-from tttlab.schedules import Schedule
 
 
 def mover_obs(text: str) -> np.ndarray:
@@ -263,21 +261,3 @@ def test_resume_equals_an_uninterrupted_run() -> None:
     arrays = assert_resume_equals_whole(lambda: DQNTrainer(config))
     with pytest.raises(ValueError, match="another training state"):
         DQNTrainer(DQNConfig(Geometry(), episodes=256)).restore(arrays, 2)
-
-
-def test_config_limits_and_headers() -> None:
-    for bad in ({"gamma": 1.5}, {"updates": -1}, {"target_every": 0}, {"perspective": "o"}):
-        (name,) = bad
-        with pytest.raises(ConfigError, match="--" + name.replace("_", "-")):
-            DQNConfig(Geometry(), episodes=10, **bad)  # type: ignore[arg-type]
-    config = DQNConfig(Geometry(), episodes=300, batch=128, double=False, perspective="x")
-    assert (config.games_per_iteration, config.iterations) == (128, 3)
-    again = DQNConfig.from_header(Geometry(), 300, 0, config.header())
-    assert again == config
-    with pytest.raises(ValueError, match="unknown"):
-        DQNConfig.from_header(Geometry(), 300, 0, {"simulations": 3})
-    chosen = DQNConfig.from_options(
-        Geometry(), 10, 0, {"epsilon": 0.2, "epsilon_schedule": "linear", "epsilon_end": 0.01}
-    )
-    assert chosen.epsilon == Schedule("linear", 0.2, 0.01)
-    assert chosen.learning_rate == 1e-3

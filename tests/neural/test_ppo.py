@@ -12,7 +12,7 @@ import pytest
 
 from tests.neural.conftest import assert_resume_equals_whole
 from tttlab.agents.network import Architecture, NetworkAgent, encode, forward
-from tttlab.errors import AgentError, ConfigError
+from tttlab.errors import AgentError
 from tttlab.evaluation import evaluate_seats
 from tttlab.game import Geometry, Position
 from tttlab.neural.network import init_network, to_params
@@ -158,16 +158,6 @@ def test_resume_equals_an_uninterrupted_run() -> None:
     step size is still annealing when the checkpoint is taken."""
     config = PPOConfig(Geometry(), seed=1, **SHORT)  # type: ignore[arg-type]
     assert_resume_equals_whole(lambda: PPOTrainer(config))
-
-
-def test_config_limits_and_headers() -> None:
-    with pytest.raises(ConfigError, match="--clip must be within"):
-        PPOConfig(Geometry(), episodes=10, clip=1.5)
-    with pytest.raises(ConfigError, match="--opening must be at most 9"):
-        PPOConfig(Geometry(), episodes=10, opening=10)
-    header = PPOConfig(Geometry(), episodes=10).header()
-    assert header["clip"] == 0.2
-    assert header["opening"] == 7
 
 
 def test_the_stochastic_agent_plays_the_policys_own_distribution() -> None:

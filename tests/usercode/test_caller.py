@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.usercode.test_check import variant
 from tests.usercode.test_course import course_folder
+from tests.usercode.test_cs50 import variant
 from tttlab.usercode import box, sandbox
 from tttlab.usercode.grading import check_cs50, check_path
 

@@ -6,7 +6,7 @@ the configurations it meets on real machines:
 - ``root-own-venv`` (the default, and the baseline): root, with a Python that ``nobody``
   cannot run (the suite's own, under /root here), so the box's processes stay root's (the
   rest of the suite grades each of the 29 in this configuration, one by one:
-  ``test_check.py``, ``test_course.py``);
+  ``test_cs50.py``, ``test_course.py``, ``test_board.py``);
 - ``root-system-venv``: root, with a virtual environment of Debian's /usr/bin/python3.11 that
   ``nobody`` can run, so the box's processes drop to ``nobody``; each box in a pids and
   memory cgroup (skipped where cgroups are not writable);
@@ -24,9 +24,9 @@ the configurations it meets on real machines:
 The corpus: 29 submissions. The correct ``memo_minimax.py``, the course folder ``course/`` and
 the board folder ``board/`` (``qlearning.py``) pass; ``plain_minimax.py`` and
 ``alphabeta_minimax.py`` are ``incomplete`` under ``--time-limit 1`` (``--only utility
-minimax``, as in ``test_check``: right as far as they go, too slow for all of it);
+minimax``, as in ``test_cs50``: right as far as they go, too slow for all of it);
 ``course_agent.py`` (an agent, not an exercise) fails without reaching a box ("defines none
-of the exercises"); the 16 buggy modules of ``test_check.BUGS`` (made with its
+of the exercises"); the 16 buggy modules of ``test_cs50.BUGS`` (made with its
 ``variant()``) and the 7 buggy course folders of ``test_course.COURSE_BUGS`` (its
 ``course_folder()``) fail, each with its own check among the failed ones.
 
@@ -38,7 +38,7 @@ the box's processes change owner and are held by cgroups: the most differs there
 every honest submission of the corpus (:data:`HONEST`: the course folder, its Agent included,
 and the board's shape, graded whole), since an honest student failed by a configuration is
 the failure that matters most. The whole corpus is graded in the default configuration by
-``test_check``, ``test_course`` and the shapes' own tests. The runs
+``test_cs50``, ``test_course`` and the shapes' own tests. The runs
 (:func:`runs`) group the files by the ``--only`` that their bugs need: the ``result`` check
 costs about 3 s of CPU a file where the other six together cost 1.5 s, so only the four
 ``result`` bugs are checked on it; the course folder and the board's shape are checked
@@ -68,8 +68,8 @@ from typing import Any
 
 import pytest
 
-from tests.usercode.test_check import BUGS, variant
 from tests.usercode.test_course import COURSE_BUGS, course_folder
+from tests.usercode.test_cs50 import BUGS, variant
 from tttlab.usercode.report import EXIT_CODES
 
 #: Every configuration shares the system environment and the baseline's verdicts: one worker.

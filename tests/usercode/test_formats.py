@@ -39,7 +39,7 @@ import pytest
 import xmlschema
 
 from tests.cli.helpers import ttt
-from tests.usercode.test_check import BUGS, variant
+from tests.usercode.test_cs50 import BUGS, variant
 from tttlab.cli import check_cmd, main
 from tttlab.usercode.formats import FORMATS, gradescope, junit, parse_points, prairielearn
 from tttlab.usercode.report import CheckReport, Example, FunctionCheck

@@ -1,14 +1,18 @@
-"""A real ``ttt serve`` on a free loopback port, for the browser and load tests."""
+"""A real ``ttt serve`` on a free loopback port, for the browser and load tests, and a JSON
+call to it."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,6 +64,19 @@ def stop_serve(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(timeout=60)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+def call(url: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    """``METHOD url+path`` with a JSON ``body``: the status and the JSON answer."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        url + path, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
 
 
 @pytest.fixture(scope="module")

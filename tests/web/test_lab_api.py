@@ -17,8 +17,7 @@ from typing import Any
 import pytest
 
 from tests.cli.helpers import pids_where, ttt
-from tests.web.conftest import start_serve, stop_serve
-from tttlab.cli.serve_cmd import default_agents_dir
+from tests.web.conftest import call, start_serve, stop_serve
 from tttlab.web.compute import ApiError
 from tttlab.web.pool import Pool
 
@@ -32,18 +31,6 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     proc, url = start_serve(folder, *BIG)
     yield url, folder
     stop_serve(proc)
-
-
-def call(url: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        url + path, data=data, method=method, headers={"Content-Type": "application/json"}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=120) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
 
 
 def events(url: str, job: str, until: str | None = None) -> list[tuple[str, dict[str, Any]]]:
@@ -266,15 +253,6 @@ def test_work_past_its_limit_is_ended() -> None:
         pool.close()
 
 
-def test_default_agents_folder_is_named_and_not_the_package(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    assert default_agents_dir() == tmp_path / "tttlab" / "agents"
-    monkeypatch.delenv("XDG_DATA_HOME")
-    assert default_agents_dir() == Path.home() / ".local" / "share" / "tttlab" / "agents"
-    assert "site-packages" not in str(default_agents_dir())
-    assert os.sep + "src" + os.sep + "tttlab" not in str(default_agents_dir())
-
-
 def test_notebooks_and_the_page_draw_one_picture() -> None:
     from fastapi.testclient import TestClient
 
@@ -319,102 +297,3 @@ def test_slow_agent_work_never_holds_up_stopping_a_job(tmp_path: Path) -> None:
                 os.kill(pid, signal.SIGKILL)
         clients.shutdown(wait=False, cancel_futures=True)
     assert (tmp_path / "busy.npz").exists()
-
-
-CORPUS = Path(__file__).resolve().parents[1] / "usercode" / "corpus"
-
-
-def _descendants(root: int) -> list[int]:
-    """Every process below ``root``, found by walking /proc's parent links."""
-    parents: dict[int, int] = {}
-    for pid in pids_where(lambda entry: True):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            status = (Path("/proc") / str(pid) / "status").read_text()
-            parents[pid] = int(status.split("\nPPid:\t", 1)[1].split("\n", 1)[0])
-    found, frontier = [], [root]
-    while frontier:
-        below = [pid for pid, parent in parents.items() if parent in frontier]
-        found += below
-        frontier = below
-    return found
-
-
-def _graders(root: int) -> list[int]:
-    """The grading boxes' callers (``__main__.py caller`` in each box) below the server
-    ``root``."""
-    out = []
-    for pid in _descendants(root):
-        with contextlib.suppress(OSError):
-            if b"__main__.py\0caller" in (Path("/proc") / str(pid) / "cmdline").read_bytes():
-                out.append(pid)
-    return out
-
-
-def test_check_grades_an_upload_in_its_box_and_stops_when_the_page_goes_away(
-    tmp_path: Path,
-) -> None:
-    proc, url = start_serve(tmp_path)
-    try:
-        status, info = call(url, "GET", "/api/check")
-        assert status == 200
-        assert info["available"] is True, info  # make test installs bubblewrap
-        source = (CORPUS / "memo_minimax.py").read_text()
-        buggy = source.replace("not (0 <= i < 3 and 0 <= j < 3) or ", "")
-        status, report = call(url, "POST", "/api/check", {"source": buggy, "only": ["result"]})
-        assert status == 200, report
-        assert report["file"] == "tictactoe.py"
-        assert report["status"] == "fail"
-        assert report["isolation"] == "bubblewrap"
-        example = report["checks"]["result"]["example"]
-        assert "should raise an exception" in example["repro"]
-        assert example["svg"].startswith("<svg")
-        # Too big, or not a file name: refused in one line.
-        big = {"source": "x" * (64 * 1024 + 1)}
-        assert call(url, "POST", "/api/check", big)[0] == 422
-        assert call(url, "POST", "/api/check", {"source": "x", "name": "../a.py"})[0] == 422
-        # A minimax that never returns, and a client that leaves after three seconds.
-        slow = source.replace(
-            "def minimax(board):\n", "def minimax(board):\n    while True:\n        pass\n"
-        )
-        body = json.dumps({"source": slow, "only": ["minimax"]}).encode()
-        request = urllib.request.Request(
-            url + "/api/check", data=body, headers={"Content-Type": "application/json"}
-        )
-        with pytest.raises(TimeoutError):  # the client's own timeout: it goes away
-            urllib.request.urlopen(request, timeout=3)
-        deadline = time.monotonic() + 10
-        while _graders(proc.pid) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert _graders(proc.pid) == []  # the box was stopped with the page
-        status, again = call(url, "POST", "/api/check", {"source": source, "only": ["player"]})
-        assert status == 200, again  # and the server grades the next one
-        assert again["ok"] is True
-        # A learning agent is detected and checked on its own episodes: a sweep run forwards.
-        agent = (CORPUS / "td_agent" / "agent.py").read_text()
-        forwards = agent.replace("reversed(self.state_history)", "self.state_history")
-        assert forwards != agent
-        upload = {"source": forwards, "name": "agent.py", "only": ["update"]}
-        status, learned = call(url, "POST", "/api/check", upload)
-        assert status == 200, learned
-        assert learned["exercise"] == "td-agent"
-        assert learned["checks"]["update"]["status"] == "fail"
-        assert "the backward sweep" in learned["checks"]["update"]["example"]["expected"]
-    finally:
-        stop_serve(proc)
-
-
-def test_check_runs_no_code_where_no_box_can_be_made(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from fastapi.testclient import TestClient
-
-    from tttlab.usercode import box
-    from tttlab.web.app import create_app
-
-    reason = "not contained by a box: bubblewrap (bwrap) is not installed"
-    monkeypatch.setattr(box, "isolation", lambda: box.Isolation(False, reason))
-    with TestClient(create_app(tmp_path)) as client:
-        assert client.get("/api/check").json()["available"] is False
-        refused = client.post("/api/check", json={"source": "def minimax(board): pass\n"})
-    assert refused.status_code == 503
-    assert refused.json() == {"error": f"this server runs no uploaded code: {reason}"}

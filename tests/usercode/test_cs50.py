@@ -1,5 +1,7 @@
-"""``ttt check``: every check passes on correct modules and fails, for the right reason, on
-a module with one classic student bug; nothing a module does hangs or breaks the checker.
+"""The CS50 exercise's checks (:mod:`tttlab.usercode.exercises.cs50`): every check passes on
+correct modules and fails, for the right reason, on a module with one classic student bug;
+nothing a module does hangs or breaks the checker (the ``ttt check`` command line:
+tests/cli/test_check_cmd.py).
 
 The faulty variants are the memoized correct module (fast to grade) with one change each,
 written to a temporary folder; each change must apply, so a corpus edit cannot silently
@@ -8,28 +10,14 @@ turn a variant into the correct module.
 
 from __future__ import annotations
 
-import csv
-import json
-import os
-import subprocess
-import sys
-import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.cli.helpers import ttt
 from tests.usercode.helpers import judged_here, write_edited
-from tttlab.cli import main
 from tttlab.game import Geometry, state_space
-from tttlab.usercode import box, grading
-from tttlab.usercode.cases import exercise_truth
 from tttlab.usercode.exercises.cs50 import OUT_OF_RANGE
-from tttlab.usercode.grading import check_cs50, check_path
-from tttlab.usercode.report import CheckReport
+from tttlab.usercode.grading import check_cs50
 
 CORPUS = Path(__file__).parent / "corpus"
 MEMO = (CORPUS / "memo_minimax.py").read_text()
@@ -37,20 +25,6 @@ MEMO = (CORPUS / "memo_minimax.py").read_text()
 
 def variant(folder: Path, changes: list[tuple[str, str]], name: str = "tictactoe.py") -> Path:
     return write_edited(MEMO, changes, folder / name)
-
-
-def test_the_check_space_is_the_facts() -> None:
-    truth = exercise_truth()
-    assert truth.size == 5478
-    assert len(truth.terminals()) == 958
-    assert len(truth.decisions()) == 4520
-    assert sum(len(truth.legal[i]) for i in truth.decisions()) == 16167
-    assert truth.boards[0] == "." * 9
-    # report order: by ply, then the most likely between random players first
-    pairs = list(zip(range(truth.size - 1), range(1, truth.size), strict=True))
-    assert all(truth.ply[a] <= truth.ply[b] for a, b in pairs)
-    assert all(truth.reach[a] >= truth.reach[b] for a, b in pairs if truth.ply[a] == truth.ply[b])
-    assert sum(truth.reach[i] for i in truth.terminals()) == pytest.approx(1.0)
 
 
 def test_a_correct_module_passes_every_check_on_every_board() -> None:
@@ -287,136 +261,3 @@ def test_a_folder_with_several_candidates_is_refused_naming_them(tmp_path: Path)
     report = check_cs50(tmp_path, only=("player",))
     assert report.graded == ("tictactoe.py",)
     assert report.status == "fail"
-
-
-def test_results_round_trip_the_json_schema() -> None:
-    report = CheckReport(file="a.py", exercise="cs50", checks={}, coverage=1.0)
-    data = report.as_json()
-    assert list(data) == [
-        "file",
-        "exercise",
-        "ok",
-        "status",
-        "coverage",
-        "minimax_seconds_empty_board",
-        "checks",
-        "problems",
-        "notes",
-        "graded",
-        "found",
-        "renamed",
-        "isolation",
-    ]
-
-
-def test_ttt_check_draws_the_counterexample_and_a_line_to_reproduce_it(tmp_path: Path) -> None:
-    path = variant(tmp_path, BUGS["result-negative-index"][1])
-    done = ttt("check", str(path), "--only", "result")
-    assert done.returncode == 1, done.stderr
-    assert "  result  FAIL" in done.stdout
-    assert (
-        "reproduce: result([[EMPTY, EMPTY, EMPTY], [EMPTY, EMPTY, EMPTY], [EMPTY, EMPTY, EMPTY]]"
-        ", (-1, 0)) should raise an exception" in done.stdout
-    )
-    assert "---+---+---" in done.stdout
-    contained = box.isolation()  # without a box, its one line
-    assert done.stderr == ("" if contained.boxed else f"ttt check: {contained.describe}\n")
-
-
-def test_a_class_graded_in_threads_takes_turns_outside_its_boxes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``ttt check`` grades a class several submissions at a time, in threads. Their boxes
-    run side by side, but their Python sides take turns: CPython 3.11 keeps the syntax-tree
-    builder's depth for the whole interpreter, and two threads building trees at once (one
-    reading a submission with ``ast.parse``, one loading a table, whose headers numpy reads
-    with ``ast.literal_eval``) ended 5 of 32 runs of ``ttt check`` on two files with
-    "internal error: SystemError: AST constructor recursion depth mismatch"."""
-    counts = {"reading": 0, "boxes": 0}
-    most = dict(counts)
-    lock = threading.Lock()
-
-    def counted(what: str, wait: float, real: Any) -> Any:
-        def run(*args: Any) -> Any:
-            with lock:
-                counts[what] += 1
-                most[what] = max(most[what], counts[what])
-            time.sleep(wait)  # time for another thread to come in, if it may
-            try:
-                return real(*args)
-            finally:
-                with lock:
-                    counts[what] -= 1
-
-        return run
-
-    monkeypatch.setattr(grading, "scan", counted("reading", 0.2, grading.scan))
-    monkeypatch.setattr(grading, "run_job", counted("boxes", 0.5, grading.run_job))
-    files = [variant(tmp_path, [], f"student{i}.py") for i in range(3)]
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        reports = list(pool.map(lambda f: check_path(f, only=("player",)), files))
-    assert [r.ok for r in reports] == [True, True, True]
-    assert most == {"reading": 1, "boxes": 3}
-
-
-def test_a_class_is_graded_into_one_table_csv_and_json_lines(tmp_path: Path) -> None:
-    good = variant(tmp_path, [], "alice.py")
-    bad = variant(tmp_path, BUGS["player-inverted"][1], "bob.py")
-    table = tmp_path / "grades.csv"
-    done = ttt("check", str(good), str(bad), "--only", "player", "--csv", str(table), "--json")
-    assert done.returncode == 1, done.stderr
-    lines = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [(Path(r["file"]).name, r["ok"]) for r in lines] == [
-        ("alice.py", True),
-        ("bob.py", False),
-    ]
-    assert lines[1]["checks"]["player"]["wrong"] == 4520
-    rows = list(csv.DictReader(table.open()))
-    assert [(Path(r["file"]).name, r["ok"], r["failed"]) for r in rows] == [
-        ("alice.py", "True", ""),
-        ("bob.py", "False", "player"),
-    ]
-
-
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (["nowhere.py"], "'nowhere.py' does not exist"),
-        (["notes.txt"], "notes.txt is not a Python file (.py)"),
-        (["empty"], "no .py file in empty"),
-        (["notes.txt", "--time-limit", "nan"], "is not a finite number"),
-    ],
-)
-def test_usage_errors_are_one_line_and_exit_2(
-    args: list[str],
-    message: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "notes.txt").write_text("hello")
-    (tmp_path / "empty").mkdir()
-    assert main(["check", *args]) == 2
-    captured = capsys.readouterr()
-    assert message in captured.err
-    assert captured.err.count("\n") == 1
-    assert captured.out == ""
-
-
-def test_without_bubblewrap_the_grade_says_so_or_is_refused(tmp_path: Path) -> None:
-    path = variant(tmp_path, [])
-    env = dict(os.environ, PATH=str(tmp_path), COLUMNS="100")  # no bwrap on the PATH
-    command = [sys.executable, "-m", "tttlab", "check", str(path), "--only", "player"]
-    done = subprocess.run([*command, "--json"], capture_output=True, text=True, env=env)
-    assert done.returncode == 0, done.stderr
-    line = "not contained by a box: bubblewrap (bwrap) is not installed"
-    assert line in done.stderr
-    assert done.stderr.count("\n") == 1
-    assert line in json.loads(done.stdout)["isolation"]
-    refused = subprocess.run(
-        [*command, "--isolation", "required"], capture_output=True, text=True, env=env
-    )
-    assert refused.returncode == 2
-    assert "--isolation required refuses to grade" in refused.stderr
-    assert refused.stdout == ""

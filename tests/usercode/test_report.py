@@ -1,0 +1,48 @@
+"""What ``ttt check`` reports (:mod:`tttlab.usercode.report`): the JSON schema's fields, in
+order; each status, and the exit code of a run, its worst status's."""
+
+from __future__ import annotations
+
+import pytest
+
+from tttlab.usercode.report import EXIT_CODES, CheckReport, FunctionCheck, worst_exit_code
+
+
+def test_results_round_trip_the_json_schema() -> None:
+    report = CheckReport(file="a.py", exercise="cs50", checks={}, coverage=1.0)
+    data = report.as_json()
+    assert list(data) == [
+        "file",
+        "exercise",
+        "ok",
+        "status",
+        "coverage",
+        "minimax_seconds_empty_board",
+        "checks",
+        "problems",
+        "notes",
+        "graded",
+        "found",
+        "renamed",
+        "isolation",
+    ]
+
+
+def test_a_status_says_who_failed_and_a_run_exits_with_its_worst() -> None:
+    right = FunctionCheck("player", True, 10, 10, 0, None)
+    wrong = FunctionCheck("player", False, 4, 10, 1, None)
+    unfinished = FunctionCheck("minimax", False, 4, 10, 0, None)  # slow is not wrong
+    assert [c.status for c in (right, wrong, unfinished)] == ["pass", "fail", "incomplete"]
+    with pytest.raises(ValueError, match="no pass"):
+        CheckReport("a.py", "cs50", {"player": wrong}, 1.0)
+    reports = {
+        status: CheckReport(
+            f"{status}.py", "cs50", {}, 1.0 if status == "pass" else 0.5, status=status
+        )
+        for status in EXIT_CODES
+    }
+    assert worst_exit_code([reports["pass"]]) == 0
+    assert worst_exit_code([reports["pass"], reports["incomplete"]]) == 3
+    assert worst_exit_code([reports["incomplete"], reports["error"]]) == 4
+    assert worst_exit_code(list(reports.values())) == 1  # a wrong answer, first of all
+    assert worst_exit_code([]) == 0
