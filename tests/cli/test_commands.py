@@ -28,7 +28,8 @@ def test_the_group_lists_every_command_with_its_examples() -> None:
     assert listed == sorted(COMMANDS)
     assert {f"tttlab.cli.{spec.split(':')[0]}" for spec in COMMANDS.values()} <= set(loaded)
     commands = every_command()
-    assert set(commands) == set(COMMANDS) == set(EXAMPLES)
+    assert list(commands) == list(COMMANDS)  # the reference's order: check first
+    assert set(commands) == set(EXAMPLES)
     for name, command in commands.items():
         assert command.name == name
         assert EXAMPLES[name][0] in command.get_help(click.Context(command, info_name=name))
@@ -37,5 +38,5 @@ def test_the_group_lists_every_command_with_its_examples() -> None:
 def test_an_unknown_command_is_one_line() -> None:
     result, _ = modules_after("chek", prefixes=WATCHED)
     assert result.returncode == 2
-    assert "No such command 'chek'" in result.stderr
+    assert "No such command 'chek'. Did you mean 'check'?" in result.stderr
     assert cli.get_command(click.Context(cli), "chek") is None

@@ -50,6 +50,14 @@ class _Commands(click.Group):
             self.add_command(command, cmd_name)
         return self.commands.get(cmd_name)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and args[0] not in COMMANDS:  # click suggests a name from the loaded commands
+            for name in COMMANDS:
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
+
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ttt")
@@ -114,7 +122,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
 def every_command() -> dict[str, click.Command]:
     """Every ``ttt`` command by name, each module imported (the docs' reference, tests)."""
     context = click.Context(cli, info_name="ttt")
-    found = {name: cli.get_command(context, name) for name in cli.list_commands(context)}
+    found = {name: cli.get_command(context, name) for name in COMMANDS}  # the docs' order
     return {name: command for name, command in found.items() if command is not None}
 
 
