@@ -402,3 +402,27 @@ def test_the_compiled_pairing_finds_the_pairs_of_the_plain_search(board: str) ->
                 assert _completes(p, mark) == completes
             p = p.apply(int(rng.choice(p.legal_moves)))
     assert found > 20
+
+
+def test_a_holding_strategy_moves_to_a_leaf_where_one_move_reaches_one() -> None:
+    """Where a move of the holder leaves a position that the weights or a pairing hold, the
+    strategy plays such a move (its subtree is one leaf), and the certificate still verifies;
+    5x4 with k=4, both holders."""
+    g = Geometry(5, 4, 4)
+    data = _certificate(Position.initial(g))
+    assert verify(data).claim == "draw"
+    to_leaf = 0
+    for side, mark in (("X", 1), ("O", 2)):
+        for key, entry in data["strategies"][side].items():
+            if not isinstance(entry, int):
+                continue  # a pairing
+            p = Position.from_string(key, g)
+            leaves = [
+                m
+                for m in p.legal_moves
+                if _held(p.apply(m), mark) or pairing(p.apply(m), mark) is not None
+            ]
+            if leaves:
+                to_leaf += 1
+                assert entry in leaves, (side, key)
+    assert to_leaf > 50

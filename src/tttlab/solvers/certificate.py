@@ -10,7 +10,9 @@ value), with one transposition table shared by every proof of the certificate.
 The certificate leaves out what the rules show at a glance, as the verifier reads it: a
 position where the winner can complete a line at once, and, for a holding strategy, a
 position where every line already holds one of its marks. A holding strategy ends, where it
-can, in a pairing (:func:`pairing`) that the verifier checks instead of walking on. Of the
+can, in a pairing (:func:`pairing`) that the verifier checks instead of walking on, and where
+one of its moves leads to such a leaf (or to one the weights hold) it plays that move rather
+than the search's: its subtree is then one position (7×4 with k = 4 has a certificate so). Of the
 other side's replies on dead cells a winning strategy answers the lowest and a holding one
 none (:func:`replies`), as the verifier walks them.
 """
@@ -141,7 +143,9 @@ def _strategy(
         if p.to_move is side:
             if _completes(p, mark):
                 continue
-            move = _keeping(p, sign, goal, value_of)
+            move = _to_leaf(p, mark) if goal == "hold" else None
+            if move is None:
+                move = _keeping(p, sign, goal, value_of)
             moves[p.to_string("/")] = move
             stack.append(p.apply(move))
         else:
@@ -177,7 +181,7 @@ def pairing(p: Position, mark: int, effort: int = 2_000) -> list[list[int]] | No
     mine, theirs = _marks(p, mark)
     lines = [int64_word(m) for m in _masks(p.geometry)[0] if not m & mine]
     free = int64_word(((1 << p.geometry.cells) - 1) & ~(mine | theirs))
-    pairs = pairing_of(np.array(lines, dtype=np.int64), free, effort)
+    pairs = pairing_of(np.array(lines, dtype=np.int64), free, min(effort, 1 << 62))
     if pairs is None:
         return None
     return [[c for c in range(p.geometry.cells) if pair >> c & 1] for pair in map(_unsigned, pairs)]
@@ -186,6 +190,20 @@ def pairing(p: Position, mark: int, effort: int = 2_000) -> list[list[int]] | No
 def _unsigned(word: int) -> int:
     """An int64 word's bits as a non-negative int."""
     return word & ((1 << 64) - 1)
+
+
+def _to_leaf(p: Position, holder: int) -> int | None:
+    """A move of the holder after which the position is a leaf of its holding strategy (the
+    weights hold, or a pairing does): the lowest such move, one the weights prove first; None
+    when there is none. Such a move keeps the hold by itself, whatever the search prefers."""
+    after = [(m, p.apply(m)) for m in p.legal_moves]
+    for move, q in after:
+        if _held(q, holder):
+            return move
+    for move, q in after:
+        if pairing(q, holder) is not None:
+            return move
+    return None
 
 
 def _keeping(p: Position, sign: int, goal: str, value_of: Callable[[Position], Proof]) -> int:
