@@ -40,10 +40,10 @@ def modules_after(
     end whose names start with one of ``prefixes``, sorted (read from the last line of its
     stderr)."""
     script = (
-        "import atexit, sys\n"
+        "import atexit, json, sys\n"
         f"sys.argv = ['ttt', *{list(args)!r}]\n"
-        "atexit.register(lambda: print(sorted(m for m in sys.modules\n"
-        f"    if m.startswith({prefixes!r})), file=sys.stderr))\n"
+        "atexit.register(lambda: print(json.dumps(sorted(m for m in sys.modules\n"
+        f"    if m.startswith({prefixes!r}))), file=sys.stderr))\n"
         "from tttlab._entry import run\n"
         "run()\n"
     )
@@ -51,7 +51,7 @@ def modules_after(
         [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=60
     )
     last = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else "[]"
-    return result, json.loads(last.replace("'", '"'))
+    return result, json.loads(last)
 
 
 def refusal(*args: str, cwd: str | None = None) -> str:
