@@ -1,8 +1,12 @@
 """The proof search split across a Ray cluster, checked against one process: the first player's
 moves from the empty board (one per class of the board's symmetries) are each proved by a
 Ray task with a table of its own, and the driver takes the best of them (an attacker's node:
-a win cancels the tasks still running). The design page describes the split in full; this is
-its first ply, run on a local cluster on 127.0.0.1 (or on ``--address HOST:PORT``).
+a win cancels the tasks still running). Each task gets its window: the move the search
+orders first is proved exactly, every other one only asked "does it win?" (the window
+(0, 1), a far cheaper question), and only if no move reached 0 are they asked again. The
+design page describes the split in full; this is its first ply, run on a local cluster on
+127.0.0.1 (or on ``--address HOST:PORT``). ``--full-windows`` gives every task the full
+window, as the split did before.
 
 Run:  .venv/bin/python benchmarks/ray_split.py [--board 7x7k5] [--cpus 2] [--memory 1024]
 
@@ -19,7 +23,7 @@ import time
 import ray
 
 from tttlab.game import Geometry, Position
-from tttlab.solvers.bitboard import UNLIMITED_NODES, prove
+from tttlab.solvers.bitboard import UNLIMITED_NODES, _tables, prove
 from tttlab.solvers.summary import table_bits
 
 
@@ -35,13 +39,17 @@ def canonical(position: Position) -> tuple[int, int]:
 
 
 @ray.remote
-def proved(board: str, move: int, memory_mb: int) -> tuple[int, int, int, float]:
-    """(move, value from X's side, nodes, seconds) of the position after X plays ``move``."""
+def proved(
+    board: str, move: int, memory_mb: int, window: tuple[int, int]
+) -> tuple[int, int, int, int, float]:
+    """(move, value from X's side, its bound, nodes, seconds) of the position after X plays
+    ``move``, within ``window``."""
     geometry = Geometry.parse(board)
     child = Position.initial(geometry).apply(move)
     started = time.perf_counter()
-    proof = prove(child, table_bits=table_bits(geometry, memory_mb), node_budget=UNLIMITED_NODES)
-    return move, proof.value, proof.nodes, time.perf_counter() - started
+    bits = table_bits(geometry, memory_mb)
+    proof = prove(child, table_bits=bits, node_budget=UNLIMITED_NODES, window=window)
+    return move, proof.value, proof.bound, proof.nodes, time.perf_counter() - started
 
 
 def main() -> int:
@@ -50,6 +58,7 @@ def main() -> int:
     parser.add_argument("--cpus", type=int, default=2)
     parser.add_argument("--memory", type=int, default=1024, help="MiB per table")
     parser.add_argument("--address", default=None, help="an existing cluster's HOST:PORT")
+    parser.add_argument("--full-windows", action="store_true", help="every task exact")
     args = parser.parse_args()
     geometry = Geometry.parse(args.board)
     root = Position.initial(geometry)
@@ -66,6 +75,9 @@ def main() -> int:
     firsts: dict[tuple[int, int], int] = {}
     for move in root.legal_moves:
         firsts.setdefault(canonical(root.apply(move)), move)
+    # the move the search orders first (the centre), proved exactly; the others asked if they win
+    order = sorted(firsts.values(), key=lambda m: -int(_tables(geometry).prior[m]))
+    windows = {m: (-1, 1) if args.full_windows or m == order[0] else (0, 1) for m in order}
     # A local cluster started by ray.init() turns on token authentication (Ray 2.59 on) and
     # leaves its token in ~/.ray/auth_token, which later drivers then present to clusters
     # started without it (`ray start`, as `ttt sweep --address` joins) and are refused: off.
@@ -82,24 +94,33 @@ def main() -> int:
         )
     try:
         started = time.perf_counter()
-        pending = [proved.remote(geometry.name, m, args.memory) for m in firsts.values()]
-        best, nodes = -2, 0
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            move, value, n, seconds = ray.get(done[0])
-            nodes += n
-            best = max(best, value)
-            print(f"  X plays {move}: value {value:+d}, {n:,} nodes, {seconds:.1f} s", flush=True)
-            if best == 1:  # the attacker's node is proved: the rest are not needed
-                for task in pending:
-                    ray.cancel(task, force=True)
-                break
+        best, nodes, asked = -2, 0, 0
+        while windows and best < 1:
+            pending = [proved.remote(geometry.name, m, args.memory, w) for m, w in windows.items()]
+            asked += len(pending)
+            windows = {}
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                move, value, bound, n, seconds = ray.get(done[0])
+                nodes += n
+                said = {0: "value", -1: "at most", 1: "at least"}[bound]
+                print(f"  X plays {move}: {said} {value:+d}, {n:,} nodes, {seconds:.1f} s")
+                if bound < 0 and value >= 0:
+                    windows[move] = (-1, 1)  # not a win: asked again only if nothing holds 0
+                else:
+                    best = max(best, value)
+                if best == 1:  # the attacker's node is proved: the rest are not needed
+                    for task in pending:
+                        ray.cancel(task, force=True)
+                    break
+            if best >= 0:
+                windows = {}  # every move left is at most 0, and one reaches 0: the value
         split_seconds = time.perf_counter() - started
     finally:
         ray.shutdown()
     print(
-        f"split over {len(firsts)} first moves on {args.cpus} CPUs: value {best:+d}, "
-        f"{nodes:,} nodes, {split_seconds:.1f} s"
+        f"split over {len(firsts)} first moves ({asked} tasks) on {args.cpus} CPUs: value "
+        f"{best:+d}, {nodes:,} nodes, {split_seconds:.1f} s"
     )
     if best != single.value:
         print("the split DISAGREES with the single process")

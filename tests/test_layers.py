@@ -19,6 +19,7 @@ LAYER = {
     "game": 0,
     "render": 0,
     "verifier": 0,
+    "strictjson": 0,
     "solvers": 1,
     "agents": 2,
     "exercise": 2,

@@ -10,6 +10,12 @@ A certificate (written by ``ttt solve --certificate FILE``; docs/reference/json.
      "position": "...", "claim": "X wins" | "draw" | "O wins",
      "strategies": {"X": {"<position>": <cell>, ...}, "O": {...}}}
 
+In version 2 the strategies are given up to the board's symmetries (eight on a square board,
+four otherwise): the walk replaces each position it reaches by its *first image*, the image
+under a symmetry that comes first as a string (``.`` < ``O`` < ``X``), and reads the entry
+of that image; the rules are the same under every symmetry, so a strategy that works from
+each class's first image works from every position of the class.
+
 Positions are row-major strings of ``X``, ``O`` and ``.`` (rows separated by ``/``); a cell
 is a 0-based row-major index. The claim is about ``position`` (the empty board if absent),
 which must be one that a game reaches and that is not decided yet (no line, an empty cell).
@@ -41,16 +47,17 @@ differ only on two dead cells, on no line anyone can complete: one game, two cel
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import sys
 from dataclasses import dataclass
+from itertools import combinations
+from operator import itemgetter
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from tttlab.errors import TttlabError
 from tttlab.limits import CERTIFICATE_BYTES, CERTIFICATE_DEPTH, CERTIFICATE_DIGITS, SEARCH_CELLS
+from tttlab.strictjson import StrictJSONError, strict_loads
 
 __all__ = [
     "CertificateError",
@@ -62,7 +69,8 @@ __all__ = [
 ]
 
 FORMAT = "tttlab-certificate"
-VERSION = 1
+#: 1: strategies keyed by positions; 2: by the first image of each under the board's symmetries.
+VERSIONS = (1, 2)
 #: The fields of a certificate; any other is refused (nothing in the file goes unchecked).
 FIELDS = ("format", "version", "board", "rows", "cols", "k", "position", "claim", "strategies")
 
@@ -102,8 +110,22 @@ class Verdict:
 class _Rules:
     """An m,n,k board: its lines as tuples of cells, and nothing else."""
 
-    def __init__(self, rows: int, cols: int, k: int) -> None:
+    def __init__(self, rows: int, cols: int, k: int, symmetric: bool = False) -> None:
         self.rows, self.cols, self.k, self.cells = rows, cols, k, rows * cols
+        images = set()  # the board's symmetries (version 2): new[i] = old[image[i]]
+        flips = (False, True) if symmetric else (False,)
+        for turn in flips if rows == cols else (False,):
+            for flip_r in flips:
+                for flip_c in flips:
+                    image = []
+                    for i in range(self.cells):
+                        r, c = divmod(i, cols)
+                        r, c = (c, r) if turn else (r, c)
+                        r, c = (rows - 1 - r if flip_r else r), (cols - 1 - c if flip_c else c)
+                        image.append(r * cols + c)
+                    images.add(tuple(image))
+        self.images = sorted(images)
+        self._image_views = [itemgetter(*image) for image in self.images]
         lines = []
         for r in range(rows):
             for c in range(cols):
@@ -112,13 +134,36 @@ class _Rules:
                     if 0 <= end_r < rows and 0 <= end_c < cols:
                         lines.append(tuple((r + dr * i) * cols + c + dc * i for i in range(k)))
         self.lines = lines
-        self.through = [[line for line in lines if c in line] for c in range(self.cells)]
+        # every line's marks in one call, read in C: the lines' cells with a "|" (read from
+        # one place past the board) between lines, joined, then split at the "|"
+        order: list[int] = []
+        for line in lines:
+            order += [self.cells, *line] if order else line
+        self._view = itemgetter(*order)
+        self.line_sets = [frozenset(line) for line in lines]
+        self.lines_with: dict[frozenset[int], list[int]] = {}  # a pair's lines (indices)
+        for i, line in enumerate(lines):
+            for pair in combinations(line, 2):
+                self.lines_with.setdefault(frozenset(pair), []).append(i)
+        # a line of k marks; one mark short, with the one empty cell anywhere
+        self._lines_of = {m: f"|{m * k}|" for m in "XO"}
+        self._short_of = {m: [f"|{m * i}.{m * (k - 1 - i)}|" for i in range(k)] for m in "XO"}
+        self._last: tuple[str, str, list[str]] = ("", "", [])
+
+    def _read(self, board: str) -> tuple[str, list[str]]:
+        """Every line's marks: as one string, each line between "|"s, and as a list (the
+        last board's kept: the walk asks up to four times)."""
+        if self._last[0] != board:
+            joined = "".join(self._view(board + "|"))
+            self._last = (board, f"|{joined}|", joined.split("|"))
+        return self._last[1], self._last[2]
 
     def replies(self, board: str, empty: list[int], hold: bool) -> list[int]:
         """The replies the walk checks: each empty cell not dead (a dead one: every line
         through it holds an X and an O), and against a win the lowest dead one."""
-        both = {"X", "O"}
-        live = [c for c in empty if any(both - {board[i] for i in ln} for ln in self.through[c])]
+        texts = zip(self.line_sets, self._read(board)[1], strict=True)
+        on_open = frozenset().union(*(c for c, t in texts if "X" not in t or "O" not in t))
+        live = [c for c in empty if c in on_open]
         if len(live) < len(empty) and not hold:
             live.append(next(c for c in empty if c not in live))
         return live
@@ -161,22 +206,29 @@ class _Rules:
         return board
 
     def winner(self, board: str) -> str | None:
-        lines = ({board[c] for c in line} for line in self.lines)
-        return next((m.pop() for m in lines if len(m) == 1 and "." not in m), None)
+        joined = self._read(board)[0]
+        return next((m for m in "XO" if self._lines_of[m] in joined), None)
 
     def can_complete_now(self, board: str, mark: str) -> bool:
-        lines = ([board[c] for c in line] for line in self.lines)
-        return any(m.count(mark) == self.k - 1 and m.count(".") == 1 for m in lines)
+        joined = self._read(board)[0]
+        return any(short in joined for short in self._short_of[mark])
 
     def held(self, board: str, holder: str, holder_moves: bool) -> bool:
         """Erdős–Selfridge: the lines free of ``holder``'s marks, each weighing 2^-(its empty
         cells), weigh under 1 with the holder to move (1/2 with the other side to move)."""
         weight, most = 0, 1 << (self.k - (not holder_moves))
-        for line in ([board[c] for c in cells] for cells in self.lines):
+        for line in self._read(board)[1]:
             weight += 0 if holder in line else 1 << (self.k - line.count("."))
             if weight >= most:
                 return False
         return True
+
+    def first_image(self, board: str) -> str:
+        """The board itself, or in a version-2 certificate the image under the symmetries
+        that comes first as a string (``.`` < ``O`` < ``X``): the key of its class."""
+        if len(self.images) == 1:
+            return board
+        return min("".join(view(board)) for view in self._image_views)
 
     def key(self, board: str) -> str:
         return "/".join(board[r * self.cols : (r + 1) * self.cols] for r in range(self.rows))
@@ -188,24 +240,25 @@ def _walk(rules: _Rules, root: str, side: str, goal: str, moves: dict[str, Any])
     seen: set[str] = set()
     stack = [root]
     while stack:
-        board = stack.pop()
+        board = rules.first_image(stack.pop())
         if board in seen:
             continue
         seen.add(board)
         won = rules.winner(board)
-        key = rules.key(board)
         if won == side:
             continue  # a win ends the walk for either goal (holding allows winning)
         if won == other:
+            key = rules.key(board)
             raise CertificateError(f"{key}: {other} completes a line against {side}'s strategy")
-        empty = [c for c, mark in enumerate(board) if mark == "."]
-        if not empty:
+        if "." not in board:
             if goal == "win":
-                raise CertificateError(f"{key}: a full board, not a win for {side}")
+                raise CertificateError(f"{rules.key(board)}: a full board, not a win for {side}")
             continue
         mover = "X" if board.count("X") == board.count("O") else "O"
         if goal == "hold" and rules.held(board, side, mover == side):
             continue  # a leaf: the other side can no longer complete any line
+        key = rules.key(board)
+        empty = [c for c, mark in enumerate(board) if mark == "."]
         entry = moves.get(key)
         if goal == "hold" and isinstance(entry, list):
             _check_pairing(rules, board, side, entry, key)
@@ -242,12 +295,12 @@ def _check_pairing(rules: _Rules, board: str, side: str, pairs: list[Any], key: 
             if not 0 <= cell < rules.cells or board[cell] != "." or cell in used:
                 raise CertificateError(f"{key}: the pairing's cell {cell!r} is not free")
             used.add(cell)
-    covers = [set(pair) for pair in pairs]
-    for line in rules.lines:
-        if any(board[c] == side for c in line):
-            continue
-        if not any(pair <= set(line) for pair in covers):
-            raise CertificateError(f"{key}: the pairing leaves the line {list(line)} uncovered")
+    covered = set().union(*(rules.lines_with.get(frozenset(pair), ()) for pair in pairs))
+    for i, text in enumerate(rules._read(board)[1]):
+        if side not in text and i not in covered:
+            raise CertificateError(
+                f"{key}: the pairing leaves the line {list(rules.lines[i])} uncovered"
+            )
 
 
 def _integer(certificate: dict[str, Any], name: str) -> int:
@@ -264,8 +317,9 @@ def verify(certificate: dict[str, Any]) -> Verdict:
     unknown = sorted(set(certificate) - set(FIELDS))
     if unknown:
         raise CertificateError(f"unknown field {unknown[0]!r}"[:120])
-    if _integer(certificate, "version") != VERSION:
-        raise CertificateError(f"not a {FORMAT} version {VERSION} file")
+    version = _integer(certificate, "version")
+    if version not in VERSIONS:
+        raise CertificateError(f"not a {FORMAT} file of version 1 or 2")
     rows, cols, k = (_integer(certificate, name) for name in ("rows", "cols", "k"))
     if not (rows >= 1 and cols >= 1 and rows * cols <= SEARCH_CELLS and 1 <= k <= max(rows, cols)):
         raise CertificateError(
@@ -274,7 +328,7 @@ def verify(certificate: dict[str, Any]) -> Verdict:
     name = f"{rows}x{cols}k{k}"
     if "board" in certificate and certificate["board"] != name:
         raise CertificateError(f"board {certificate['board']!r} is not {name}"[:120])
-    rules = _Rules(rows, cols, k)
+    rules = _Rules(rows, cols, k, symmetric=version == 2)
     position = certificate.get("position", "." * rules.cells)
     if not isinstance(position, str):
         raise CertificateError(f"the position must be a string, not {position!r}"[:120])
@@ -300,69 +354,13 @@ def verify(certificate: dict[str, Any]) -> Verdict:
     return Verdict(name, str(claim), visited, rules.key(root))
 
 
-def _refuse(reason: str) -> NoReturn:
-    raise CertificateError(reason)
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in found:
-            _refuse(f"the key {key[:80]!r} appears twice in one object")
-        found[key] = value
-    return found
-
-
-def _int(text: str) -> int:
-    if len(text.lstrip("-")) > CERTIFICATE_DIGITS:
-        _refuse(f"a number of {len(text.lstrip('-')):,} digits (at most {CERTIFICATE_DIGITS})")
-    return int(text)
-
-
-def _not_an_integer(text: str) -> NoReturn:
-    _refuse(f"{text[:40]} is not an integer (a certificate holds integers only)")
-
-
-#: A JSON string, or one cut short by the end of the file (it always matches: linear time).
-_STRING = re.compile(r'"(?:[^"\\]+|\\.|\\\Z)*(?:"|\Z)', re.S)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_PAIR = re.compile(r"\(\)")
-
-
-def _too_deep(text: str) -> bool:
-    """Whether the brackets outside strings nest deeper than :data:`CERTIFICATE_DEPTH`, in
-    linear time: each round removes the innermost pairs, so a balanced file of depth d is
-    gone after d rounds (unbalanced ones are the parser's to refuse)."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    shape = brackets.translate(str.maketrans("[{]}", "(())"))
-    for _ in range(CERTIFICATE_DEPTH):
-        shape = _PAIR.sub("", shape)
-    return "(" in shape and ")" in shape[shape.index("(") :]
-
-
 def loads(raw: bytes) -> Any:
     """The JSON of a certificate file, read strictly (see the module's doc); a file that is
     not one raises :class:`CertificateError` in one line, whatever its bytes."""
-    if len(raw) > CERTIFICATE_BYTES:
-        _refuse(f"the file has over {CERTIFICATE_BYTES:,} bytes")
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        _refuse(f"not UTF-8 text (byte {error.start})")
-    if _too_deep(text):
-        _refuse(f"JSON nested deeper than {CERTIFICATE_DEPTH} levels")
-    try:
-        return json.loads(
-            text,
-            object_pairs_hook=_object,
-            parse_int=_int,
-            parse_float=_not_an_integer,
-            parse_constant=_not_an_integer,
-        )
-    except json.JSONDecodeError as error:
-        _refuse(f"not JSON: {error}")
-    except RecursionError:  # unbalanced brackets that _too_deep leaves to the parser
-        _refuse(f"JSON nested deeper than {CERTIFICATE_DEPTH} levels")
+        return strict_loads(raw, CERTIFICATE_BYTES, CERTIFICATE_DEPTH, CERTIFICATE_DIGITS)
+    except StrictJSONError as error:
+        raise CertificateError(str(error)) from None
 
 
 def verify_file(path: str | Path) -> Verdict:
@@ -371,7 +369,7 @@ def verify_file(path: str | Path) -> Verdict:
     try:
         with open(path, "rb") as file:
             if os.fstat(file.fileno()).st_size > CERTIFICATE_BYTES:
-                _refuse(f"the file has over {CERTIFICATE_BYTES:,} bytes")
+                raise CertificateError(f"the file has over {CERTIFICATE_BYTES:,} bytes")
             raw = file.read(CERTIFICATE_BYTES + 1)
     except OSError as error:
         raise UnreadableCertificate(f"cannot read {path}: {error.strerror or error}") from None

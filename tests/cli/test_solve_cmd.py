@@ -4,6 +4,7 @@ tests/cli/test_policy_cmd.py)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +94,28 @@ def test_bad_arguments(args: list[str], fragment: str) -> None:
 
 
 # `ttt demo` runs in tests/test_packaging.py, from the installed wheel.
+
+
+def test_a_checkpointed_proof_stopped_by_its_limit_goes_on_from_its_file(tmp_path: Path) -> None:
+    path = tmp_path / "run.npz"
+    board = ("solve", "--board", "7x4", "--k", "4", "--checkpoint", str(path))
+    stopped = ttt(*board, "--time-limit", "0.2", "--checkpoint-every", "0.05")
+    assert stopped.returncode == 2
+    assert len(stopped.stderr.strip().splitlines()) == 1  # naming the limit and the file
+    assert "within the time limit of 0.2 s" in stopped.stderr
+    assert f"its table is saved in {path}" in stopped.stderr
+    resumed = ttt(*board, "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["value"] == 0
+    assert "--checkpoint-every only works with --checkpoint" in refusal(
+        "solve", "--board", "7x4", "--k", "4", "--checkpoint-every", "5"
+    )
+    assert "does not work with --certificate" in refusal(
+        *board, "--certificate", str(tmp_path / "c.json")
+    )
+    other = ttt("solve", "--board", "6x4", "--k", "4", "--checkpoint", str(path))
+    assert other.returncode != 0
+    assert other.stderr.strip().splitlines() == [
+        f"ttt: error: {path} holds the proof of 7x4k4 from ..../..../..../..../..../..../...., "
+        "not of 6x4k4 from ..../..../..../..../..../...."
+    ]

@@ -18,6 +18,7 @@ from tttlab.solvers.bitboard import (
     UNLIMITED_NODES,
     ProofTable,
     ProofTableBoardError,
+    SearchProgress,
     SearchStopped,
     SearchTooLarge,
     prove,
@@ -172,3 +173,45 @@ def test_a_proof_table_belongs_to_one_board() -> None:
     assert prove(Position.initial(Geometry(4, 4, 3)), table=other).value == 1
     with pytest.raises(ProofTableBoardError):
         prove(Position.initial(Geometry(4, 4, 4)), table=other)
+
+
+def test_a_window_gives_the_value_or_the_bound_it_asks_for() -> None:
+    """On 3x4 positions, each window: an exact value inside it, else a bound on the side the
+    value lies (from X's side, both movers); a winning move only where one is claimed."""
+    g = Geometry(3, 4, 3)
+    solution = solve_table(g)
+    rng = np.random.default_rng(6)
+    bounds = set()
+    for i in rng.choice(solution.space.size, size=150, replace=False):
+        position = solution.space.position(int(i))
+        truth = int(solution.value[i])
+        for low, high in ((-1, 0), (0, 1), (-1, 1)):
+            proof = prove(position, table_bits=14, window=(low, high))
+            bounds.add(proof.bound)
+            if proof.bound == 0:
+                assert proof.value == truth
+            elif proof.bound < 0:
+                assert truth <= proof.value <= low
+            else:
+                assert truth >= proof.value >= high
+    assert bounds == {-1, 0, 1}
+    with pytest.raises(ValueError, match="a window is"):
+        prove(Position.initial(g), window=(1, 0))
+
+
+def test_a_long_proof_reports_its_nodes_and_the_moves_it_settled() -> None:
+    heard: list[SearchProgress] = []
+    proof = prove(
+        Position.initial(Geometry(7, 4, 4)),
+        table_bits=20,
+        progress=heard.append,
+        progress_every=0.02,
+    )
+    assert len(heard) >= 3
+    assert [p.nodes for p in heard] == sorted(p.nodes for p in heard)
+    assert heard[-1].nodes <= proof.nodes
+    for p in heard:
+        assert all(0 <= s < m for s, m in zip(p.settled, p.moves, strict=True) if m)
+        assert p.moves[0] == 28  # every cell of the empty board is live
+        assert p.describe().startswith(f"{p.nodes:,} nodes (")
+        assert "; moves settled: " in p.describe()

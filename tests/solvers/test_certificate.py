@@ -21,6 +21,7 @@ from tttlab.solvers.certificate import (
     _completes,
     _held,
     build_certificate,
+    canonical,
     pairing,
     replies,
     write_certificate,
@@ -426,3 +427,53 @@ def test_a_holding_strategy_moves_to_a_leaf_where_one_move_reaches_one() -> None
                 to_leaf += 1
                 assert entry in leaves, (side, key)
     assert to_leaf > 50
+
+
+@pytest.mark.parametrize("board", ["3x3k3", "4x3k3", "6x4k4", "5x5k4"])
+def test_the_builder_and_the_verifier_take_the_same_first_image(board: str) -> None:
+    """The builder's canonical position (from the game package's symmetries) and the
+    verifier's first image (its own, from rows and columns) agree, square boards and not."""
+    g = Geometry.parse(board)
+    rules = _Rules(g.rows, g.cols, g.k, symmetric=True)
+    assert len(rules.images) == (8 if g.rows == g.cols else 4)
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        p = Position.initial(g)
+        while not p.is_terminal:
+            assert canonical(p).to_string() == rules.first_image(p.to_string())
+            p = p.apply(int(rng.choice(p.legal_moves)))
+
+
+@pytest.mark.parametrize("board", ["3x3k3", "4x3k3", "4x4k3", "6x4k4", "5x5k4", "6x6k5"])
+def test_a_certificate_up_to_symmetry_verifies_keyed_by_first_images(board: str) -> None:
+    g = Geometry.parse(board)
+    plain = build_certificate(Position.initial(g), table_bits=18)
+    folded = build_certificate(Position.initial(g), table_bits=18, symmetric=True)
+    data = folded.to_dict()
+    assert data["version"] == 2
+    verdict = verify(data)
+    assert verdict.claim == plain.claim
+    rules = _Rules(g.rows, g.cols, g.k, symmetric=True)
+    for moves in data["strategies"].values():
+        assert all(rules.first_image(key.replace("/", "")) == key.replace("/", "") for key in moves)
+    # the same entries read as version 1 (positions as they stand) leave positions unanswered
+    if folded.moves:
+        with pytest.raises(CertificateError, match=r"has no move here|completes a line"):
+            verify({**data, "version": 1})
+
+
+def test_a_wrong_move_up_to_symmetry_is_refused() -> None:
+    g = Geometry.parse("4x3k3")
+    data = build_certificate(Position.initial(g), table_bits=16, symmetric=True).to_dict()
+    moves = data["strategies"]["X"]
+    key = next(k for k, m in moves.items() if isinstance(m, int) and k.count("X") >= 1)
+    position = Position.from_string(key, g)
+    for other in position.legal_moves:
+        if other != moves[key]:
+            wrong = copy.deepcopy(data)
+            wrong["strategies"]["X"][key] = other
+            try:
+                verify(wrong)
+            except CertificateError:
+                return  # some other move loses, and the verifier sees it
+    pytest.fail("every move at that position wins: the test needs another position")

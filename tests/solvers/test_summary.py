@@ -39,9 +39,10 @@ def test_the_search_summary_gives_the_tables_value(board: str, value: int) -> No
 
 
 def test_the_proof_table_grows_with_the_board_and_fits_its_memory() -> None:
-    sizes = [table_bits(Geometry.parse(b)) for b in ("3x3k3", "3x4k3", "4x4k4", "5x5k4", "7x7k5")]
+    boards = ("3x3k3", "3x4k3", "4x4k4", "5x5k4", "7x7k5", "8x8k5")
+    sizes = [table_bits(Geometry.parse(b)) for b in boards]
     assert sizes == sorted(sizes)
-    assert sizes[:3] == [16, 20, 22]
+    assert sizes[:5] == [16, 20, 22, 23, 23]
     most = ((DEFAULT_MEMORY_MB << 20) // ProofTable.SLOT_BYTES).bit_length() - 1
     assert sizes[-1] == min(30, most)
     small = table_bits(Geometry.parse("7x7k5"), memory_mb=64)

@@ -142,7 +142,7 @@ def test_a_full_board_with_no_line_proves_nothing() -> None:
         ("rows", True, "rows must be an integer, not True"),
         ("k", None, "k must be an integer"),
         ("version", True, "version must be an integer, not True"),
-        ("version", 2, "version 1"),
+        ("version", 3, "of version 1 or 2"),
         ("board", "4x4k4", "board '4x4k4' is not 3x3k3"),
         ("board", 3, "board 3 is not 3x3k3"),
         ("position", 7, "the position must be a string"),

@@ -28,6 +28,7 @@ from tttlab.game import (
 from tttlab.hyperparameters import check_learner
 from tttlab.io import is_builtin
 from tttlab.limits import MDP_POSITIONS, TABLE_SOLVE_CANDIDATES
+from tttlab.solvers.bitboard import SearchProgress
 from tttlab.solvers.summary import search_summary, table_summary
 from tttlab.training import Callback, ConsoleProgress, Watcher, drive, start
 
@@ -140,12 +141,13 @@ def solve(
     *,
     time_limit: float | None = None,
     memory_mb: int | None = None,
+    progress: Callable[[SearchProgress], None] | None = None,
 ) -> SolveResult:
     """The exact value of a board: from the full table (``method="table"``, with every
     count) or by the compiled proof search (``"search"``); ``"auto"`` picks the table up to
     a million candidate positions. ``ttt solve --json``. The search stops after
     ``time_limit`` seconds (:class:`tttlab.solvers.bitboard.SearchStopped`) and keeps its
-    table within ``memory_mb`` MiB.
+    table within ``memory_mb`` MiB; ``progress`` hears from it about once a second.
 
     Examples:
         >>> import tttlab
@@ -162,7 +164,7 @@ def solve(
     if uses_table(geometry, method):
         check_enumerable(geometry)
         return SolveResult.from_dict(table_summary(geometry))
-    return SolveResult.from_dict(search_summary(geometry, time_limit, memory_mb))
+    return SolveResult.from_dict(search_summary(geometry, time_limit, memory_mb, progress))
 
 
 def arena(

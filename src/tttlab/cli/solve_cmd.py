@@ -3,6 +3,8 @@ against a fixed opponent is ``ttt mdp``)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,22 +26,38 @@ from tttlab.cli.common import (
 from tttlab.cli.mdp_cmd import mdp_options, solve_mdp
 from tttlab.game import Geometry, Position, check_enumerable
 from tttlab.render import board_text
-from tttlab.solvers.bitboard import SearchTooLarge
+from tttlab.solvers.bitboard import SearchProgress, SearchTooLarge
 from tttlab.solvers.certificate import build_certificate, write_certificate
+from tttlab.solvers.longrun import prove_resumable
 from tttlab.solvers.summary import DEFAULT_MEMORY_MB, proof_summary, table_bits
 
 #: ``ttt solve``'s default time limit for a proof search: 8×4 with k = 4 takes 219 s here.
 SOLVE_SECONDS = 600.0
 
 
-def search_summary(
-    geometry: Geometry, time_limit: float | None = None, memory_mb: int | None = None
+def checkpointed_summary(
+    geometry: Geometry,
+    path: Path,
+    every: float,
+    time_limit: float,
+    memory_mb: int | None,
+    progress: Callable[[SearchProgress], None],
 ) -> dict[str, Any]:
-    """The JSON of ``ttt solve`` by compiled proof search (documented in docs/reference/json.md)."""
+    """The JSON of ``ttt solve --checkpoint``: the proof's, over every run of it."""
+    started = time.perf_counter()
     try:
-        return api.solve(geometry, "search", time_limit=time_limit, memory_mb=memory_mb).to_dict()
+        proof = prove_resumable(
+            Position.initial(geometry),
+            path,
+            table_bits(geometry, memory_mb),
+            every=every,
+            time_limit=time_limit,
+            progress=progress,
+        )
     except SearchTooLarge as error:
-        raise CommandError(str(error)) from None
+        raise CommandError(f"{error}; its table is saved in {path}") from None
+    summary = proof_summary(geometry, proof, time.perf_counter() - started)
+    return api.SolveResult.from_dict(summary).to_dict()
 
 
 def certificate_summary(
@@ -52,6 +70,7 @@ def certificate_summary(
             Position.initial(geometry),
             table_bits=table_bits(geometry, memory_mb),
             time_limit=time_limit,
+            symmetric=True,
         )
     except SearchTooLarge as error:
         raise CommandError(str(error)) from None
@@ -108,7 +127,21 @@ def _moved(ctx: click.Context, param: click.Parameter, mdp: bool) -> bool:
 @file_option(
     "--certificate",
     "certificate_path",
-    "Proof search: also write the proof's strategies to this file, for ttt verify.",
+    "Proof search: also write the proof's strategies to this file, for ttt verify "
+    "(version 2: one entry per class of positions up to the board's symmetries).",
+)
+@file_option(
+    "--checkpoint",
+    "checkpoint_path",
+    "Proof search: save the search's table to this file as it goes (every "
+    "--checkpoint-every seconds, and when stopped), and start from it where it exists: a "
+    "long proof that is stopped or killed goes on where it stopped.",
+)
+@click.option(
+    "--checkpoint-every",
+    type=FiniteFloat(0.0, min_open=True),
+    default=None,
+    help="Proof search with --checkpoint: seconds between saves [default: 600].",
 )
 @click.option(
     "--memory",
@@ -129,6 +162,8 @@ def solve_command(
     time_limit: float | None = None,
     memory_mb: int | None = None,
     certificate_path: Path | None = None,
+    checkpoint_path: Path | None = None,
+    checkpoint_every: float | None = None,
     mdp: bool = False,
     **mdp_args: Any,
 ) -> None:
@@ -138,6 +173,8 @@ def solve_command(
         "--time-limit": time_limit,
         "--memory": memory_mb,
         "--certificate": certificate_path,
+        "--checkpoint": checkpoint_path,
+        "--checkpoint-every": checkpoint_every,
     }
     if mdp:
         if any(v is not None for v in search_only.values()):
@@ -157,11 +194,33 @@ def solve_command(
             f"{', '.join(given)} only work with the proof search (--engine search), "
             f"not with the full table"
         )
+    if checkpoint_every is not None and checkpoint_path is None:
+        raise click.UsageError("--checkpoint-every only works with --checkpoint")
+    if checkpoint_path is not None and certificate_path is not None:
+        raise click.UsageError("--checkpoint does not work with --certificate")
     if not use_table:
         limit = SOLVE_SECONDS if time_limit is None else time_limit
         if certificate_path is None:
-            with err.status(f"Proving the value of {geometry.name} (at most {limit:g} s)…"):
-                summary = search_summary(geometry, limit, memory_mb)
+            doing = f"Proving the value of {geometry.name} (at most {limit:g} s)"
+            with err.status(f"{doing}…") as status:
+
+                def tell(progress: SearchProgress) -> None:
+                    status.update(f"{doing}: {progress.describe()}")
+
+                if checkpoint_path is not None:
+                    writable_target(checkpoint_path, "'--checkpoint'")
+                    every = 600.0 if checkpoint_every is None else checkpoint_every
+                    summary = checkpointed_summary(
+                        geometry, checkpoint_path, every, limit, memory_mb, tell
+                    )
+                else:
+                    try:
+                        result = api.solve(
+                            geometry, "search", time_limit=limit, memory_mb=memory_mb, progress=tell
+                        )
+                    except SearchTooLarge as error:
+                        raise CommandError(str(error)) from None
+                    summary = result.to_dict()
         else:
             writable_target(certificate_path, "'--certificate'")
             with err.status(f"Proving {geometry.name} with a certificate (at most {limit:g} s)…"):

@@ -14,7 +14,16 @@
   the side not to move has disjoint pairs of empty cells with a whole pair in every line
   still open to the mover, answering each move in a pair with its partner keeps the mover
   from ever completing a line: the value is at most 0 for the mover (and, the other way
-  round, at least 0). :func:`~tttlab.solvers.kernel.holds_by_pairing` looks for one.
+  round, at least 0). :func:`~tttlab.solvers.pairing.holds_by_pairing` looks for one
+  (within 128 steps; the reply to a move does not look again for the pairing that the
+  position before it lacked: the move only took a cell from it).
+- Relevance zones (after Hsu et al. 2020): a proof that the side to move cannot win, or
+  that it holds, comes with the cells it reads, and stays true when the other side has
+  extra marks outside them: a pairing reads its pairs; a reply, its cell and its child's
+  zone; a position where every move is refuted, the moves and their zones (and, where only
+  a block was searched, two empty cells of each of the mover's open lines). A move outside
+  the zone of an earlier refuted move is refuted by the same replies (an extra mark never
+  hurts its owner), so it is not searched. Zones are kept in the table with the entries.
 - Move ordering: an immediate win is taken at once; against two or more immediate threats
   the position is lost; against one, the block is the only move searched; otherwise the move
   stored in the table comes first, then the live cells by how much they attack and defend
@@ -31,6 +40,7 @@ import contextlib
 import mmap
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -41,7 +51,8 @@ from tttlab.errors import TttlabError
 from tttlab.game import Geometry, Position
 from tttlab.game.geometry import int64_word
 from tttlab.limits import SEARCH_CELLS
-from tttlab.solvers.kernel import BEST, BUDGET, STOP, STORED, VISITED, search
+from tttlab.solvers.kernel import BEST, BUDGET, SETTLED, STOP, STORED, TRACKED, VISITED, search
+from tttlab.solvers.pairing import pair_lines_of
 
 __all__ = [
     "DEFAULT_NODE_BUDGET",
@@ -50,6 +61,7 @@ __all__ = [
     "Proof",
     "ProofTable",
     "ProofTableBoardError",
+    "SearchProgress",
     "SearchStopped",
     "SearchTooLarge",
     "prove",
@@ -81,8 +93,9 @@ class ProofTable:
     """
 
     def __init__(self, bits: int) -> None:
-        # One row of 24 bytes per slot, so that a probe reads one place in memory: X's and O's
-        # canonical bitboards, then value + 1 | flag << 2 | (1 + the best move's place) << 4.
+        # One row of 40 bytes per slot, so that a probe reads one place in memory: X's and O's
+        # canonical bitboards, then value + 1 | flag << 2 | (1 + the best move's place) << 4,
+        # then the zones of the entry's claims (cannot win, holds) on the canonical image.
         # All zeros, so the memory is taken as the search first writes it, not up front; a
         # slot whose third word is 0 is empty.
         # The rows live in an anonymous mapping that asks for huge pages: a big search writes
@@ -92,7 +105,7 @@ class ProofTable:
         if hasattr(mmap, "MADV_HUGEPAGE"):
             with contextlib.suppress(OSError):
                 self._memory.madvise(mmap.MADV_HUGEPAGE)
-        self.rows = np.frombuffer(self._memory, dtype=np.int64).reshape(-1, 3)
+        self.rows = np.frombuffer(self._memory, dtype=np.int64).reshape(-1, 5)
         self.entries = 0
         self.geometry: Geometry | None = None  # the board, from its first proof
 
@@ -106,7 +119,7 @@ class ProofTable:
             )
 
     #: Bytes per slot.
-    SLOT_BYTES = 24
+    SLOT_BYTES = 40
 
     @property
     def slots(self) -> int:
@@ -120,7 +133,9 @@ class ProofTable:
 
 
 class SearchStopped(SearchTooLarge):
-    """A proof search stopped by its time limit."""
+    """A proof search stopped by its time limit (after ``nodes`` nodes)."""
+
+    nodes: int = 0
 
 
 @dataclass(frozen=True)
@@ -133,6 +148,25 @@ class Proof:
     table_slots: int
     seconds: float
     best_move: int | None = None  # the root's move that achieves the value (a cell)
+    #: 0: ``value`` is the value; within a window (``prove(window=...)``) it may be a bound
+    #: instead, -1: the value is at most ``value``, +1: at least ``value``.
+    bound: int = 0
+
+
+@dataclass(frozen=True)
+class SearchProgress:
+    """Where a running proof stands: the nodes so far, and for the position searched at each
+    of the first plies (the root first), how many of its moves are settled, of how many."""
+
+    nodes: int
+    seconds: float
+    settled: tuple[int, ...]
+    moves: tuple[int, ...]
+
+    def describe(self) -> str:
+        rate = self.nodes / self.seconds if self.seconds > 0 else 0.0
+        plies = ", then ".join(f"{s}/{m}" for s, m in zip(self.settled, self.moves, strict=True))
+        return f"{self.nodes:,} nodes ({rate:,.0f} a second); moves settled: {plies}"
 
 
 @dataclass(frozen=True)
@@ -144,6 +178,7 @@ class _Tables:
     prior: npt.NDArray[np.int64]  # 0..63, higher for cells on more lines, nearer the centre
     cell_lines: npt.NDArray[np.int64]  # the lines through each cell, padded with -1
     full: int
+    pair_lines: npt.NDArray[np.int64]  # [a, b]: the lines through cells a and b, as bits
 
 
 @cache
@@ -176,7 +211,8 @@ def _tables(geometry: Geometry) -> _Tables:
     for r, c in enumerate(rank):
         prior[c] = max(63 - r, 0)
     full = int64_word((1 << geometry.cells) - 1)
-    return _Tables(lines, bitw, places, perms, prior, cell_lines, full)
+    pair_lines = pair_lines_of(lines, geometry.cells)
+    return _Tables(lines, bitw, places, perms, prior, cell_lines, full, pair_lines)
 
 
 def prove(
@@ -186,10 +222,21 @@ def prove(
     table: ProofTable | None = None,
     time_limit: float | None = None,
     pairings: bool = True,
+    window: tuple[int, int] = (-1, 1),
+    progress: Callable[[SearchProgress], None] | None = None,
+    progress_every: float = 1.0,
+    keep_on_stop: bool = False,
 ) -> Proof:
     """The game-theoretic value of ``position`` (from X's side), by compiled search, with a
     table of ``2**table_bits`` slots, or ``table`` (shared with other proofs on the board).
     ``pairings=False`` leaves out the pairing bounds (to measure them; the value is the same).
+    ``window=(low, high)`` (from X's side, -1 <= low < high <= 1) asks only where the value
+    lies against it: at most ``low``, at least ``high`` (:attr:`Proof.bound`), or between
+    them exactly; a narrow window is a cheaper question (``(0, 1)``: does X win?).
+    ``progress`` is called every ``progress_every`` seconds while the search runs. A search
+    stopped (its time limit, a Ctrl-C) forgets its table's entries unless ``keep_on_stop``: they are
+    facts all the same (an entry is written only once its subtree is searched through), which
+    a later proof with the same table reuses (:mod:`tttlab.solvers.longrun`).
     Raises :class:`SearchTooLarge` when the node budget is spent, :class:`SearchStopped`
     after ``time_limit`` seconds; a Ctrl-C stops the search too (and is raised again).
 
@@ -203,9 +250,13 @@ def prove(
         )
     if position.is_terminal:
         return Proof(position.utility, 0, 0, 0, 0.0)
+    low, high = window
+    if not -1 <= low < high <= 1:
+        raise ValueError(f"a window is (low, high) with -1 <= low < high <= 1, not {window}")
     t = _tables(g)
     x_bits, o_bits = position.bitboards
     mover = int(position.to_move)
+    alpha, beta = (low, high) if mover == 1 else (-high, -low)
     me, opp = (x_bits, o_bits) if mover == 1 else (o_bits, x_bits)
     imgs = np.zeros((t.bitw.shape[0], 2), dtype=np.int64)
     for c, mark in enumerate(position.cells):
@@ -214,12 +265,14 @@ def prove(
     table = table if table is not None else ProofTable(table_bits)
     table.bind(g)
     # visited, budget, stored, stop, the root's best move
-    nodes = np.array([0, node_budget, table.entries, 0, -1], dtype=np.int64)
+    nodes = np.zeros(SETTLED + 2 * TRACKED, dtype=np.int64)
+    nodes[[BUDGET, STORED, BEST]] = node_budget, table.entries, -1
     depth = g.cells + 1
     line_score = np.zeros((depth, max(len(t.lines), 1)), dtype=np.int64)
     moves = np.zeros((depth, g.cells), dtype=np.int64)
     scores = np.zeros((depth, g.cells), dtype=np.int64)
     scratch = np.zeros((4, max(len(t.lines), 2)), dtype=np.int64)
+    zones = np.zeros((depth, 3), dtype=np.int64)
     result: list[int] = []
 
     finished = threading.Event()
@@ -231,8 +284,8 @@ def prove(
                     int64_word(me),
                     int64_word(opp),
                     mover,
-                    -1,
-                    1,
+                    alpha,
+                    beta,
                     0,
                     imgs,
                     t.bitw,
@@ -249,6 +302,8 @@ def prove(
                     moves,
                     scores,
                     scratch,
+                    t.pair_lines,
+                    zones,
                     pairings,
                 )
             )
@@ -263,31 +318,49 @@ def prove(
     timed_out = False
     try:
         worker.start()  # inside: a Ctrl-C may land while start() waits for the thread
+        told = started
         while not finished.wait(0.05):
-            if time_limit is not None and time.perf_counter() - started > time_limit:
+            now = time.perf_counter()
+            if time_limit is not None and now - started > time_limit:
                 timed_out = True
                 nodes[STOP] = 1
+            if progress is not None and now - told >= progress_every:
+                told = now
+                plies = [int(n) for n in nodes[SETTLED : SETTLED + 2 * TRACKED]]
+                settled, counts = tuple(plies[:TRACKED]), tuple(plies[TRACKED:])
+                progress(SearchProgress(int(nodes[VISITED]), now - started, settled, counts))
     except BaseException:  # Ctrl-C: stop the search, forget its half-work, raise it again
         nodes[STOP] = 1
         if worker.ident is not None:
             finished.wait()
-        table.clear()
+        table.entries = int(nodes[STORED])
+        if not keep_on_stop:
+            table.clear()
         raise
     seconds = time.perf_counter() - started
     table.entries = int(nodes[STORED])
     if nodes[VISITED] > nodes[BUDGET] or not result:
-        table.clear()
         if timed_out:
-            raise SearchStopped(
+            if not keep_on_stop:
+                table.clear()
+            stopped = SearchStopped(
                 f"{g.name} was not proved within the time limit of {time_limit:g} s "
                 f"({int(nodes[VISITED]):,} nodes); the search was stopped"
             )
+            stopped.nodes = int(nodes[VISITED])
+            raise stopped
+        table.clear()
         raise SearchTooLarge(
             f"{g.name} was not proved within {node_budget:,} nodes ({seconds:.0f} s); "
             "the search was stopped"
         )
     value = result[0]
     x_value = value if mover == 1 else -value
+    side_bound = 0  # from the mover's side: -1 failed low (an upper bound), +1 high
+    if value <= alpha and alpha > -1:
+        side_bound = -1
+    elif value >= beta and beta < 1:
+        side_bound = 1
     best = int(nodes[BEST])
     return Proof(
         int(x_value),
@@ -295,5 +368,6 @@ def prove(
         table.entries,
         table.slots,
         seconds,
-        best if best >= 0 else None,
+        best if best >= 0 and side_bound >= 0 else None,
+        side_bound if mover == 1 else -side_bound,
     )

@@ -39,9 +39,17 @@ from tttlab.solvers.bitboard import (
     SearchStopped,
     prove,
 )
-from tttlab.solvers.kernel import pairing_of
+from tttlab.solvers.pairing import pairing_of
 
-__all__ = ["Certificate", "build_certificate", "dead", "pairing", "replies", "write_certificate"]
+__all__ = [
+    "Certificate",
+    "build_certificate",
+    "canonical",
+    "dead",
+    "pairing",
+    "replies",
+    "write_certificate",
+]
 
 
 @dataclass(frozen=True)
@@ -54,6 +62,7 @@ class Certificate:
     strategies: dict[str, dict[str, int | list[list[int]]]]
     seconds: float
     root: Proof  # the proof of the position's value, the first of the certificate's
+    symmetric: bool = False  # keyed by positions up to the board's symmetries (version 2)
 
     @property
     def claim(self) -> str:
@@ -63,7 +72,7 @@ class Certificate:
         g = self.geometry
         return {
             "format": "tttlab-certificate",
-            "version": 1,
+            "version": 2 if self.symmetric else 1,
             "board": g.name,
             "rows": g.rows,
             "cols": g.cols,
@@ -115,19 +124,29 @@ def _held(p: Position, holder: int) -> bool:
     return True
 
 
+def canonical(p: Position) -> Position:
+    """The image of ``p`` under the board's symmetries whose row-major string comes first
+    (``.`` < ``O`` < ``X``): the position a version-2 certificate keys ``p``'s class by."""
+    text = p.to_string()
+    image = min("".join(text[j] for j in perm) for perm in p.geometry.symmetries)
+    return p if image == text else Position.from_string(image, p.geometry)
+
+
 def _strategy(
     root: Position,
     side: Player,
     goal: str,
     value_of: Callable[[Position], Proof],
+    symmetric: bool = False,
 ) -> dict[str, int | list[list[int]]]:
-    """``side``'s moves that reach ``goal`` ("win" or "hold") from ``root``."""
+    """``side``'s moves that reach ``goal`` ("win" or "hold") from ``root``; with
+    ``symmetric``, at the canonical position of each class only (:func:`canonical`)."""
     mark, sign = int(side), side.sign
     moves: dict[str, int | list[list[int]]] = {}
     seen: set[tuple[int, ...]] = set()
     stack = [root]
     while stack:
-        p = stack.pop()
+        p = canonical(stack.pop()) if symmetric else stack.pop()
         if p.cells in seen:
             continue
         seen.add(p.cells)
@@ -176,7 +195,7 @@ def pairing(p: Position, mark: int, effort: int = 2_000) -> list[list[int]] | No
     """Disjoint pairs of empty cells such that every line without a ``mark`` contains a
     whole pair (so ``mark``'s side holds by answering each move in a pair with its partner),
     found by the proof search's compiled backtracking over the lines with the fewest free
-    cells first (:func:`~tttlab.solvers.kernel.pairing_of`); None when there is none or
+    cells first (:func:`~tttlab.solvers.pairing.pairing_of`); None when there is none or
     ``effort`` steps did not find one."""
     mine, theirs = _marks(p, mark)
     lines = [int64_word(m) for m in _masks(p.geometry)[0] if not m & mine]
@@ -224,10 +243,13 @@ def build_certificate(
     position: Position,
     table_bits: int = 22,
     time_limit: float | None = None,
+    symmetric: bool = False,
 ) -> Certificate:
     """The value of ``position`` with the strategies that prove it, from one table shared by
-    every proof (the root's first). Raises :class:`~tttlab.solvers.bitboard.SearchStopped`
-    past ``time_limit`` seconds."""
+    every proof (the root's first); with ``symmetric``, one entry per class of positions up
+    to the board's symmetries (a version-2 certificate: a square board's is about an eighth
+    the size). Raises :class:`~tttlab.solvers.bitboard.SearchStopped` past ``time_limit``
+    seconds."""
     started = time.perf_counter()
     table = ProofTable(table_bits)
 
@@ -252,14 +274,14 @@ def build_certificate(
     value = root.value
     if value != 0:
         winner = Player.X if value == 1 else Player.O
-        strategies = {winner.name: _strategy(position, winner, "win", value_of)}
+        strategies = {winner.name: _strategy(position, winner, "win", value_of, symmetric)}
     else:
         strategies = {
-            side.name: _strategy(position, side, "hold", value_of) for side in (Player.X, Player.O)
+            side.name: _strategy(position, side, "hold", value_of, symmetric)
+            for side in (Player.X, Player.O)
         }
-    return Certificate(
-        position.geometry, position, value, strategies, time.perf_counter() - started, root
-    )
+    seconds = time.perf_counter() - started
+    return Certificate(position.geometry, position, value, strategies, seconds, root, symmetric)
 
 
 def write_certificate(certificate: Certificate, path: Path) -> int:

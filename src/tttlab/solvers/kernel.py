@@ -8,22 +8,34 @@ import numpy as np
 
 from tttlab.solvers import alphabeta
 from tttlab.solvers.alphabeta import EXACT, LOWER, UPPER
+from tttlab.solvers.pairing import PAIRING_STEPS, bit_index, holds_by_pairing
+from tttlab.solvers.pairing import bits as _bits
 
-__all__ = ["BEST", "BUDGET", "STOP", "STORED", "VISITED", "pairing_of", "search"]
+__all__ = ["BEST", "BUDGET", "MOVES", "SETTLED", "STOP", "STORED", "TRACKED", "VISITED", "search"]
 
 _settles = nb.njit(cache=True, inline="always")(alphabeta.settles)
 
 #: nodes[...]: what the search shares with its caller (the root's best move, as a cell).
 VISITED, BUDGET, STORED, STOP, BEST = 0, 1, 2, 3, 4
+#: nodes[SETTLED + p], nodes[MOVES + p] for the plies p < TRACKED: how many of the moves of
+#: the position searched at ply p are settled so far, of how many (the progress of a long proof).
+SETTLED, MOVES, TRACKED = 5, 8, 3
+#: zones[ply, ...]: the cells that a proof at that ply reads (-1: all), for its claim that the
+#: side to move cannot win, and for its claim that the side to move holds (cannot lose).
+CANNOT_WIN, HOLDS = 0, 1
+#: zones[ply, UNPAIRED]: 1 where the search at that ply found no pairing of the other side
+#: over the mover's lines. The mover's move leaves those lines and takes a cell, so the
+#: reply does not look for the same pairing again.
+UNPAIRED = 2
 
 
 @nb.njit(cache=True, inline="always")
-def _bits(x: int) -> int:
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
+def paired_cells(scratch: np.ndarray) -> int:
+    """The cells of the pairs that :func:`holds_by_pairing` found last."""
+    cells = 0
+    for i in range(scratch[2, 1]):
+        cells |= scratch[3, i]
+    return cells
 
 
 @nb.njit(cache=True, inline="always")
@@ -52,95 +64,17 @@ def _store(
     table[slot, 2] = (value + 1) | (flag << 2) | ((place + 1) << 4)
 
 
-#: Steps a pairing search may take at one node before it gives up (no bound then).
-PAIRING_STEPS = 64
-
-
-@nb.njit(cache=True, nogil=True)
-def _cover(
-    live: np.ndarray,
-    n: int,
-    cov: np.ndarray,
-    free: int,
-    steps: np.ndarray,
-    chosen: np.ndarray,
-) -> bool:
-    """Whether disjoint pairs of ``free`` cells can cover every line ``live[i]`` not yet
-    covered (``cov[i] == 0``), each by a pair inside it: backtracking over the line with the
-    fewest free cells, within ``steps[0]`` steps. The pairs chosen so far are
-    ``chosen[:steps[1]]``: all of them once it returns True, none it added if False."""
-    steps[0] -= 1
-    if steps[0] < 0:
-        return False
-    best = -1
-    fewest = 65
-    for i in range(n):
-        if cov[i] == 0:
-            c = _bits(live[i] & free)
-            if c < 2:
-                return False
-            if c < fewest:
-                fewest = c
-                best = i
-    if best < 0:
-        return True
-    firsts = live[best] & free
-    while firsts:
-        a = firsts & -firsts
-        firsts ^= a
-        seconds = firsts
-        while seconds:
-            b = seconds & -seconds
-            seconds ^= b
-            pair = a | b
-            chosen[steps[1]] = pair
-            steps[1] += 1
-            for j in range(n):
-                if live[j] & pair == pair:
-                    cov[j] += 1
-            found = _cover(live, n, cov, free & ~pair, steps, chosen)
-            for j in range(n):
-                if live[j] & pair == pair:
-                    cov[j] -= 1
-            if found:
-                return True
-            steps[1] -= 1
-    return False
-
-
-@nb.njit(cache=True, nogil=True)
-def holds_by_pairing(
-    attacker: int, defender: int, lines: np.ndarray, full: int, scratch: np.ndarray
-) -> bool:
-    """Whether the defender has a pairing: disjoint pairs of empty cells such that every line
-    free of the defender's marks contains a whole pair. Then, answering each of the attacker's
-    moves in a pair with its partner (and anything else anyhow), the defender keeps the
-    attacker from completing a line, whoever is to move. ``scratch``: 4 × max(lines, 2) int64
-    rows (the lines, their cover counts, the step counter and the pair count, the pairs)."""
-    n = 0
-    for i in range(lines.shape[0]):
-        if lines[i] & defender == 0:
-            scratch[0, n] = lines[i]
-            scratch[1, n] = 0
-            n += 1
-    if n == 0:
-        return True
-    scratch[2, 0] = PAIRING_STEPS
-    scratch[2, 1] = 0
-    return _cover(scratch[0], n, scratch[1], full & ~(attacker | defender), scratch[2], scratch[3])
-
-
-def pairing_of(open_lines: np.ndarray, free: int, steps: int) -> list[int] | None:
-    """The pairs (as two-bit masks) that :func:`holds_by_pairing`'s search finds for the
-    lines ``open_lines`` (masks, none holding the defender's mark) over the ``free`` cells,
-    within ``steps`` steps; None when it finds none. The certificates' pairing leaves."""
-    n = len(open_lines)
-    scratch = np.zeros((4, max(n, 2)), dtype=np.int64)
-    scratch[0, :n] = open_lines
-    scratch[2, 0] = steps
-    if n and not _cover(scratch[0], n, scratch[1], free, scratch[2], scratch[3]):
-        return None
-    return [int(pair) for pair in scratch[3, : scratch[2, 1] if n else 0]]
+@nb.njit(cache=True, inline="always")
+def _mapped(zone: int, to: np.ndarray) -> int:
+    """A zone's cells moved by a symmetry (``to[c]``: where cell c goes); -1 stays -1."""
+    if zone == -1:
+        return -1
+    out = 0
+    while zone:
+        low = zone & -zone
+        zone ^= low
+        out |= 1 << to[bit_index(low)]
+    return out
 
 
 @nb.njit(cache=True, nogil=True)
@@ -166,6 +100,8 @@ def search(
     moves: np.ndarray,
     scores: np.ndarray,
     scratch: np.ndarray,
+    pair_lines: np.ndarray,
+    zones: np.ndarray,
     pairings: bool,
 ) -> int:
     nodes[VISITED] += 1
@@ -173,8 +109,11 @@ def search(
         nodes[BUDGET] = 0  # told to stop: every caller now sees the budget spent
     if nodes[VISITED] > nodes[BUDGET]:
         return 0  # over budget: the caller discards the result
+    zones[ply, CANNOT_WIN] = -1  # every cell: the claim for this position alone
+    zones[ply, HOLDS] = -1
     occupied = me | opp
     if occupied == full:
+        zones[ply, CANNOT_WIN] = zones[ply, HOLDS] = 0
         return 0
     threats = 0
     me_live = False
@@ -203,15 +142,20 @@ def search(
             score += 1 << (2 * m)
         line_score[ply, i] = score
     if not me_live and not opp_live:
+        zones[ply, CANNOT_WIN] = zones[ply, HOLDS] = 0
         return 0  # no line can be completed any more
     n_threats = _bits(threats)
     if n_threats >= 2:
         return -1  # two different cells to block: one of them wins next move
     low = -1 if opp_live else 0
     high = 1 if me_live else 0
+    low_zone = -1 if opp_live else 0  # the zones of the bounds' proofs, where they are 0
+    high_zone = -1 if me_live else 0
     if high <= alpha:
+        zones[ply, CANNOT_WIN] = high_zone
         return high
     if low >= beta:
+        zones[ply, HOLDS] = low_zone
         return low
 
     kx = imgs[0, 0]
@@ -230,20 +174,39 @@ def search(
         value = int(info & 3) - 1
         flag = (info >> 2) & 3
         if ply > 0 and _settles(flag, value, alpha, beta):
+            zones[ply, CANNOT_WIN] = _mapped(table[slot, 3], perms[canon])
+            zones[ply, HOLDS] = _mapped(table[slot, 4], perms[canon])
             return value  # (the root is searched on, so that it names its move)
         if info >> 4 > 0:  # stored as 1 + a place of the canonical image
             hint = perms[canon, (info >> 4) - 1]
 
     if pairings:
         # a pairing of the other side over my lines: I cannot win; mine over theirs: nor they
-        if high > 0 and holds_by_pairing(me, opp, lines, full, scratch):
-            high = 0
-        if low < 0 and holds_by_pairing(opp, me, lines, full, scratch):
+        zones[ply, UNPAIRED] = 0
+        if high > 0 and alpha >= 0:
+            if holds_by_pairing(me, opp, lines, full, scratch, pair_lines, PAIRING_STEPS):
+                high = 0
+                high_zone = paired_cells(scratch)
+            else:
+                zones[ply, UNPAIRED] = 1
+        if (
+            low < 0
+            and beta <= 0
+            and (ply == 0 or zones[ply - 1, UNPAIRED] == 0)
+            and holds_by_pairing(opp, me, lines, full, scratch, pair_lines, PAIRING_STEPS)
+        ):
             low = 0
+            low_zone = paired_cells(scratch)
         if high <= alpha or low >= beta or low == high:
+            if high == 0:
+                zones[ply, CANNOT_WIN] = high_zone
+            if low == 0:
+                zones[ply, HOLDS] = low_zone
             value = high if high <= alpha else low
             flag = EXACT if low == high else (UPPER if high <= alpha else LOWER)
             _store(table, slot, kx, ko, value, flag, -1, nodes)
+            table[slot, 3] = _mapped(zones[ply, CANNOT_WIN], places[canon])
+            table[slot, 4] = _mapped(zones[ply, HOLDS], places[canon])
             return value
 
     a0 = a = max(alpha, low)  # the window narrowed by what the live lines allow
@@ -281,9 +244,20 @@ def search(
     best = -2
     best_move = -1
     side = mover - 1
+    common = -1  # the cells in every refuted move's zone: a move outside one is refuted too
+    refuted = 0  # the refuted moves and their zones: the zone of "the mover cannot win"
+    kept = -1  # the first move that holds, with its zone: the zone of "the mover holds"
+    if ply < TRACKED:
+        nodes[SETTLED + ply] = 0
+        nodes[MOVES + ply] = n
     for i in range(n):
         cell = moves[ply, i]
         bit = 1 << cell
+        if ply < TRACKED:
+            nodes[SETTLED + ply] = i
+        if a >= 0 and not common & bit:
+            best = max(best, 0)  # the replies that refuted a move outside it refute this one
+            continue
         for s in range(imgs.shape[0]):
             imgs[s, side] |= bitw[s, cell]
         value = -search(
@@ -308,12 +282,19 @@ def search(
             moves,
             scores,
             scratch,
+            pair_lines,
+            zones,
             pairings,
         )
         for s in range(imgs.shape[0]):
             imgs[s, side] &= ~bitw[s, cell]
         if nodes[VISITED] > nodes[BUDGET]:
             return 0
+        if value <= 0:
+            refuted |= zones[ply + 1, HOLDS] | bit
+            common &= zones[ply + 1, HOLDS]
+        if value >= 0 and kept == -1:
+            kept = zones[ply + 1, CANNOT_WIN] | bit
         if value > best:
             best = value
             best_move = cell
@@ -322,6 +303,17 @@ def search(
         if a >= b:
             break
     best = min(max(best, low), high)
+    if best <= 0 and (best < b or best == high):
+        if high != 0 and n_threats == 1:
+            # only the block was searched: the other moves lose only while none of mine
+            # completes a line, so the zone keeps two empty cells of each of my open lines
+            for i in range(lines.shape[0]):
+                gaps = lines[i] & ~occupied
+                if lines[i] & opp == 0 and _bits(gaps & refuted) < 2:
+                    refuted |= gaps
+        zones[ply, CANNOT_WIN] = high_zone if high == 0 else refuted
+    if best >= 0 and (best > a0 or best == low):
+        zones[ply, HOLDS] = low_zone if low == 0 else kept
     if best <= a0:
         flag = EXACT if best == low else UPPER
     elif best >= b:
@@ -331,6 +323,8 @@ def search(
     _store(
         table, slot, kx, ko, best, flag, places[canon, best_move] if best_move >= 0 else -1, nodes
     )
+    table[slot, 3] = _mapped(zones[ply, CANNOT_WIN], places[canon])
+    table[slot, 4] = _mapped(zones[ply, HOLDS], places[canon])
     if ply == 0:
         nodes[BEST] = best_move
     return best

@@ -1,0 +1,133 @@
+"""Proofs that run for hours (8,8,5): the search's state saved as it goes, so that a run that
+is stopped or killed continues where it stopped.
+
+The state is the transposition table: every entry is a fact about a position, written only
+once its subtree is searched through, so a search that starts again from the root with the
+same table walks straight down to where the last one was (each finished subtree is one probe)
+and goes on from there. :func:`prove_resumable` stops the search every ``every`` seconds,
+writes the table's entries to the checkpoint file (numpy's ``.npz``, no pickle; written
+atomically: a kill leaves the last checkpoint whole) and goes on; started again with the same
+file, it loads them first. What a kill loses is the work since the last checkpoint.
+"""
+
+from __future__ import annotations
+
+import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+
+from tttlab.atomic import write_atomically
+from tttlab.errors import TttlabError
+from tttlab.game import Position
+from tttlab.solvers.bitboard import (
+    UNLIMITED_NODES,
+    Proof,
+    ProofTable,
+    SearchProgress,
+    SearchStopped,
+    prove,
+)
+
+__all__ = ["CheckpointError", "load_checkpoint", "prove_resumable", "save_checkpoint"]
+
+#: The checkpoint file's format, written in it.
+CHECKPOINT_FORMAT = "tttlab-proof-checkpoint-1"
+
+
+class CheckpointError(TttlabError):
+    """A checkpoint file that cannot be used: another board, another table size, not one."""
+
+
+def save_checkpoint(path: Path, position: Position, table: ProofTable, nodes: int) -> int:
+    """Write the table's entries (and the nodes searched so far) for ``position``'s proof;
+    the number of entries written."""
+    used = np.flatnonzero(table.rows[:, 2])
+
+    def write(handle: BinaryIO) -> None:
+        np.savez(
+            handle,
+            format=np.array(CHECKPOINT_FORMAT),
+            position=np.array(position.to_string("/")),
+            board=np.array(position.geometry.name),
+            slots=np.array(table.slots, dtype=np.int64),
+            nodes=np.array(nodes, dtype=np.int64),
+            used=used,
+            rows=table.rows[used],
+        )
+
+    write_atomically(path, write)
+    return int(used.size)
+
+
+def load_checkpoint(path: Path, position: Position, table: ProofTable) -> int:
+    """Fill ``table`` with the entries saved for ``position``'s proof; the nodes searched so
+    far. Raises :class:`CheckpointError` for a file of another proof or table size."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            fields = {name: data[name] for name in data.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
+        raise CheckpointError(f"{path} is not a proof checkpoint ({error})"[:200]) from None
+    if str(fields.get("format", "")) != CHECKPOINT_FORMAT:
+        raise CheckpointError(f"{path} is not a proof checkpoint")
+    if str(fields["position"]) != position.to_string("/"):
+        raise CheckpointError(
+            f"{path} holds the proof of {fields['board']} from {fields['position']}, "
+            f"not of {position.geometry.name} from {position.to_string('/')}"
+        )
+    if int(fields["slots"]) != table.slots:
+        raise CheckpointError(
+            f"{path} holds a table of {int(fields['slots']):,} slots, not {table.slots:,} "
+            "(give the same --memory as the run that wrote it)"
+        )
+    used, rows = fields["used"], fields["rows"]
+    fits = used.size == 0 or (used.min() >= 0 and used.max() < table.slots)
+    if rows.shape != (used.size, table.rows.shape[1]) or not fits:
+        raise CheckpointError(f"{path} is damaged: its entries do not fit the table")
+    table.rows[used] = rows
+    table.bind(position.geometry)
+    table.entries = int(used.size)
+    return int(fields["nodes"])
+
+
+def prove_resumable(
+    position: Position,
+    checkpoint: Path,
+    table_bits: int,
+    every: float = 600.0,
+    time_limit: float | None = None,
+    progress: Callable[[SearchProgress], None] | None = None,
+) -> Proof:
+    """:func:`~tttlab.solvers.bitboard.prove`, saving its table to ``checkpoint`` every
+    ``every`` seconds and when the time limit stops it (then
+    :class:`~tttlab.solvers.bitboard.SearchStopped` is raised), and starting from the saved
+    table where the file exists. The proof's nodes count every run's."""
+    table = ProofTable(table_bits)
+    before = load_checkpoint(checkpoint, position, table) if checkpoint.exists() else 0
+    started = time.perf_counter()
+    search = partial(prove, position, table=table, node_budget=UNLIMITED_NODES, progress=progress)
+    while True:
+        left = None if time_limit is None else time_limit - (time.perf_counter() - started)
+        chunk = every if left is None else max(min(every, left), 0.001)
+        try:
+            proof = search(time_limit=chunk, keep_on_stop=True)
+        except SearchStopped as stopped:
+            before += stopped.nodes
+            save_checkpoint(checkpoint, position, table, before)
+            if left is not None and left <= every:
+                over = SearchStopped(
+                    f"{position.geometry.name} was not proved within the time limit of "
+                    f"{time_limit:g} s ({before:,} nodes over every run); the search was stopped"
+                )
+                over.nodes = before
+                raise over from None
+            continue
+        except KeyboardInterrupt:  # Ctrl-C: what the table holds is kept for the next run
+            save_checkpoint(checkpoint, position, table, before)
+            raise
+        return replace(proof, nodes=before + proof.nodes, seconds=time.perf_counter() - started)

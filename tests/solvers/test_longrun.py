@@ -1,0 +1,88 @@
+"""Long proofs (:mod:`tttlab.solvers.longrun`): a run stopped by its time limit, or killed,
+continues from its checkpoint to the same value, with less work than starting over; a
+checkpoint of another proof or table is refused in one line."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tttlab.game import Geometry, Position
+from tttlab.solvers.bitboard import ProofTable, SearchStopped, prove
+from tttlab.solvers.longrun import (
+    CheckpointError,
+    load_checkpoint,
+    prove_resumable,
+    save_checkpoint,
+)
+
+BOARD = Geometry(8, 4, 4)  # a draw in about 4 million nodes, 3-4 s
+
+
+def test_a_run_stopped_by_its_time_limit_continues_from_its_checkpoint(tmp_path: Path) -> None:
+    path = tmp_path / "run.npz"
+    root = Position.initial(Geometry(7, 4, 4))  # 0.25 million nodes, under a second
+    with pytest.raises(SearchStopped):
+        prove_resumable(root, path, table_bits=22, every=0.05, time_limit=0.2)
+    table = ProofTable(22)
+    done = load_checkpoint(path, root, table)
+    assert done > 0
+    assert table.entries > 0
+    resumed = prove_resumable(root, path, table_bits=22)
+    fresh = prove(root, table_bits=22)
+    assert resumed.value == fresh.value == 0
+    assert resumed.nodes - done < fresh.nodes  # the resumed run's own work
+
+
+def test_a_killed_run_continues_where_its_last_checkpoint_left_it(tmp_path: Path) -> None:
+    path = tmp_path / "run.npz"
+    code = (
+        "from pathlib import Path\n"
+        "from tttlab.game import Geometry, Position\n"
+        "from tttlab.solvers.longrun import prove_resumable\n"
+        f"prove_resumable(Position.initial(Geometry(8, 4, 4)), Path({str(path)!r}), 22, 0.2)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        deadline = time.monotonic() + 60
+        while not path.exists() and child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+    assert path.exists()
+    root = Position.initial(BOARD)
+    done = load_checkpoint(path, root, ProofTable(22))
+    resumed = prove_resumable(root, path, table_bits=22)
+    assert resumed.value == 0
+    assert resumed.nodes > done > 0
+
+
+def test_a_checkpoint_of_another_proof_or_table_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "run.npz"
+    root = Position.initial(Geometry(4, 4, 4))
+    table = ProofTable(12)
+    prove(root, table=table)
+    assert save_checkpoint(path, root, table, 100) == table.entries > 0
+    other = Position.initial(Geometry(5, 4, 4))
+    with pytest.raises(CheckpointError, match=r"holds the proof of 4x4k4 from"):
+        load_checkpoint(path, other, ProofTable(12))
+    with pytest.raises(CheckpointError, match=r"a table of 4,096 slots, not 8,192"):
+        load_checkpoint(path, root, ProofTable(13))
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(CheckpointError, match="is not a proof checkpoint"):
+        load_checkpoint(tmp_path / "junk.npz", root, ProofTable(12))
+    np.savez(tmp_path / "other.npz", format=np.array("something else"))
+    with pytest.raises(CheckpointError, match="is not a proof checkpoint"):
+        load_checkpoint(tmp_path / "other.npz", root, ProofTable(12))
+    reloaded = ProofTable(12)
+    assert load_checkpoint(path, root, reloaded) == 100
+    assert np.array_equal(reloaded.rows, table.rows)
