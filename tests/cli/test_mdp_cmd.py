@@ -111,6 +111,8 @@ def test_solve_and_mdp_each_list_only_their_own_options() -> None:
         "--positions",
         "--time-limit",
         "--certificate",
+        "--checkpoint",
+        "--checkpoint-every",
         "--memory",
     }
     assert _options("mdp") == shared | {
