@@ -19,7 +19,7 @@ _settles = nb.njit(cache=True, inline="always")(alphabeta.settles)
 VISITED, BUDGET, STORED, STOP, BEST = 0, 1, 2, 3, 4
 #: nodes[SETTLED + p], nodes[MOVES + p] for the plies p < TRACKED: how many of the moves of
 #: the position searched at ply p are settled so far, of how many (the progress of a long proof).
-SETTLED, MOVES, TRACKED = 5, 8, 3
+SETTLED, MOVES, TRACKED = 5, 13, 8
 #: zones[ply, ...]: the cells that a proof at that ply reads (-1: all), for its claim that the
 #: side to move cannot win, and for its claim that the side to move holds (cannot lose).
 CANNOT_WIN, HOLDS = 0, 1
