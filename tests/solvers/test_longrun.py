@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -86,3 +87,30 @@ def test_a_checkpoint_of_another_proof_or_table_is_refused(tmp_path: Path) -> No
     reloaded = ProofTable(12)
     assert load_checkpoint(path, root, reloaded) == 100
     assert np.array_equal(reloaded.rows, table.rows)
+
+
+def test_a_checkpoint_of_another_k_or_damaged_or_incomplete_is_refused(tmp_path: Path) -> None:
+    """The same empty board with another k (its position string is the same), an entry
+    changed after saving, a field missing or not an array: each refused, never believed."""
+    k3, k4 = Position.initial(Geometry(5, 4, 3)), Position.initial(Geometry(5, 4, 4))
+    table = ProofTable(12)
+    prove(k3, table=table)
+    path = tmp_path / "k3.npz"
+    save_checkpoint(path, k3, table, 10)
+    with pytest.raises(CheckpointError, match=r"holds the proof of 5x4k3 from .*not of 5x4k4"):
+        load_checkpoint(path, k4, ProofTable(12))
+    with np.load(path, allow_pickle=False) as data:
+        fields = {name: data[name] for name in data.files}
+    forged = {**fields, "rows": fields["rows"].copy()}
+    forged["rows"][0, 2] ^= 3  # another value for the first entry
+    np.savez(tmp_path / "forged.npz", **forged)
+    with pytest.raises(CheckpointError, match="is damaged"):
+        load_checkpoint(tmp_path / "forged.npz", k3, ProofTable(12))
+    for name in ("board", "digest", "used"):
+        np.savez(tmp_path / "part.npz", **{n: v for n, v in fields.items() if n != name})
+        with pytest.raises(CheckpointError, match=f"is not a proof checkpoint \\(its '{name}'\\)"):
+            load_checkpoint(tmp_path / "part.npz", k3, ProofTable(12))
+    with zipfile.ZipFile(tmp_path / "member.npz", "w") as archive:
+        archive.writestr("rows", b"not an array")
+    with pytest.raises(CheckpointError, match="is not a proof checkpoint"):
+        load_checkpoint(tmp_path / "member.npz", k3, ProofTable(12))

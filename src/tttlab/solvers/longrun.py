@@ -12,6 +12,7 @@ file, it loads them first. What a kill loses is the work since the last checkpoi
 
 from __future__ import annotations
 
+import hashlib
 import time
 import zipfile
 from collections.abc import Callable
@@ -44,51 +45,86 @@ class CheckpointError(TttlabError):
     """A checkpoint file that cannot be used: another board, another table size, not one."""
 
 
+def _digest(board: str, position: str, slots: int, used: np.ndarray, rows: np.ndarray) -> str:
+    """What the file's entries must hash to: a damaged file is refused, never believed."""
+    head = f"{CHECKPOINT_FORMAT}|{board}|{position}|{slots}|".encode()
+    return hashlib.sha256(head + used.tobytes() + rows.tobytes()).hexdigest()
+
+
 def save_checkpoint(path: Path, position: Position, table: ProofTable, nodes: int) -> int:
     """Write the table's entries (and the nodes searched so far) for ``position``'s proof;
     the number of entries written."""
-    used = np.flatnonzero(table.rows[:, 2])
+    used = np.flatnonzero(table.rows[:, 2]).astype(np.int64)
+    rows = np.ascontiguousarray(table.rows[used])
+    board, start = position.geometry.name, position.to_string("/")
 
     def write(handle: BinaryIO) -> None:
         np.savez(
             handle,
             format=np.array(CHECKPOINT_FORMAT),
-            position=np.array(position.to_string("/")),
-            board=np.array(position.geometry.name),
+            board=np.array(board),
+            position=np.array(start),
             slots=np.array(table.slots, dtype=np.int64),
             nodes=np.array(nodes, dtype=np.int64),
             used=used,
-            rows=table.rows[used],
+            rows=rows,
+            digest=np.array(_digest(board, start, table.slots, used, rows)),
         )
 
     write_atomically(path, write)
     return int(used.size)
 
 
+#: Each field of a checkpoint: its dtype kind (U: text, i: integers) and number of axes.
+_FIELDS = {
+    "format": ("U", 0),
+    "board": ("U", 0),
+    "position": ("U", 0),
+    "slots": ("i", 0),
+    "nodes": ("i", 0),
+    "used": ("i", 1),
+    "rows": ("i", 2),
+    "digest": ("U", 0),
+}
+
+
 def load_checkpoint(path: Path, position: Position, table: ProofTable) -> int:
     """Fill ``table`` with the entries saved for ``position``'s proof; the nodes searched so
-    far. Raises :class:`CheckpointError` for a file of another proof or table size."""
+    far. Raises :class:`CheckpointError` for a file of another proof or table size, or one
+    that is not whole (every field checked, the entries against their digest)."""
     try:
         with np.load(path, allow_pickle=False) as data:
-            fields = {name: data[name] for name in data.files}
+            fields = {name: data[name] for name in data.files if name in _FIELDS}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
         raise CheckpointError(f"{path} is not a proof checkpoint ({error})"[:200]) from None
-    if str(fields.get("format", "")) != CHECKPOINT_FORMAT:
+    for name, (kind, axes) in _FIELDS.items():
+        value = fields.get(name)
+        if not isinstance(value, np.ndarray) or value.dtype.kind != kind or value.ndim != axes:
+            raise CheckpointError(f"{path} is not a proof checkpoint (its {name!r})")
+    if str(fields["format"]) != CHECKPOINT_FORMAT:
         raise CheckpointError(f"{path} is not a proof checkpoint")
-    if str(fields["position"]) != position.to_string("/"):
+    board, start = str(fields["board"]), str(fields["position"])
+    if (board, start) != (position.geometry.name, position.to_string("/")):
         raise CheckpointError(
-            f"{path} holds the proof of {fields['board']} from {fields['position']}, "
+            f"{path} holds the proof of {board} from {start}, "
             f"not of {position.geometry.name} from {position.to_string('/')}"
         )
-    if int(fields["slots"]) != table.slots:
+    slots = int(fields["slots"])
+    if slots != table.slots:
         raise CheckpointError(
-            f"{path} holds a table of {int(fields['slots']):,} slots, not {table.slots:,} "
+            f"{path} holds a table of {slots:,} slots, not {table.slots:,} "
             "(give the same --memory as the run that wrote it)"
         )
-    used, rows = fields["used"], fields["rows"]
-    fits = used.size == 0 or (used.min() >= 0 and used.max() < table.slots)
-    if rows.shape != (used.size, table.rows.shape[1]) or not fits:
-        raise CheckpointError(f"{path} is damaged: its entries do not fit the table")
+    used, rows = fields["used"].astype(np.int64), fields["rows"].astype(np.int64)
+    fits = used.size == 0 or (
+        used[0] >= 0 and used[-1] < slots and bool(np.all(used[1:] > used[:-1]))
+    )
+    if (
+        rows.shape != (used.size, table.rows.shape[1])
+        or not fits
+        or str(fields["digest"]) != _digest(board, start, slots, used, np.ascontiguousarray(rows))
+    ):
+        raise CheckpointError(f"{path} is damaged: its entries are not the ones it was saved with")
     table.rows[used] = rows
     table.bind(position.geometry)
     table.entries = int(used.size)
