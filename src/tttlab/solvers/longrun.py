@@ -76,16 +76,8 @@ def save_checkpoint(path: Path, position: Position, table: ProofTable, nodes: in
 
 
 #: Each field of a checkpoint: its dtype kind (U: text, i: integers) and number of axes.
-_FIELDS = {
-    "format": ("U", 0),
-    "board": ("U", 0),
-    "position": ("U", 0),
-    "slots": ("i", 0),
-    "nodes": ("i", 0),
-    "used": ("i", 1),
-    "rows": ("i", 2),
-    "digest": ("U", 0),
-}
+_FIELDS = {name: ("U", 0) for name in ("format", "board", "position", "digest")}
+_FIELDS |= {"slots": ("i", 0), "nodes": ("i", 0), "used": ("i", 1), "rows": ("i", 2)}
 
 
 def load_checkpoint(path: Path, position: Position, table: ProofTable) -> int:
