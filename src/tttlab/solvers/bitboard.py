@@ -264,7 +264,7 @@ def prove(
             imgs[:, mark - 1] |= t.bitw[:, c]
     table = table if table is not None else ProofTable(table_bits)
     table.bind(g)
-    # visited, budget, stored, stop, the root's best move
+    # visited, budget, stored, stop, the root's best move; then the progress counters
     nodes = np.zeros(SETTLED + 2 * TRACKED, dtype=np.int64)
     nodes[[BUDGET, STORED, BEST]] = node_budget, table.entries, -1
     depth = g.cells + 1

@@ -128,8 +128,8 @@ def canonical(p: Position) -> Position:
     """The image of ``p`` under the board's symmetries whose row-major string comes first
     (``.`` < ``O`` < ``X``): the position a version-2 certificate keys ``p``'s class by."""
     text = p.to_string()
-    image = min("".join(text[j] for j in perm) for perm in p.geometry.symmetries)
-    return p if image == text else Position.from_string(image, p.geometry)
+    first = min(p.geometry.symmetries, key=lambda perm: "".join(text[j] for j in perm))
+    return p.transform(first)
 
 
 def _strategy(

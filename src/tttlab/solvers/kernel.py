@@ -45,26 +45,6 @@ def _slot(kx: int, ko: int, mask: int) -> int:
 
 
 @nb.njit(cache=True, inline="always")
-def _store(
-    table: np.ndarray,
-    slot: int,
-    kx: int,
-    ko: int,
-    value: int,
-    flag: int,
-    place: int,
-    nodes: np.ndarray,
-) -> None:
-    """Write an entry: the canonical pair, then value + 1 (never 0, so 0 marks an empty
-    slot), the flag, and 1 + the best move's canonical place (0: none)."""
-    if table[slot, 2] == 0:
-        nodes[STORED] += 1  # a new entry (an overwritten one is not)
-    table[slot, 0] = kx
-    table[slot, 1] = ko
-    table[slot, 2] = (value + 1) | (flag << 2) | ((place + 1) << 4)
-
-
-@nb.njit(cache=True, inline="always")
 def _mapped(zone: int, to: np.ndarray) -> int:
     """A zone's cells moved by a symmetry (``to[c]``: where cell c goes); -1 stays -1."""
     if zone == -1:
@@ -75,6 +55,32 @@ def _mapped(zone: int, to: np.ndarray) -> int:
         zone ^= low
         out |= 1 << to[bit_index(low)]
     return out
+
+
+@nb.njit(cache=True, inline="always")
+def _store(
+    table: np.ndarray,
+    slot: int,
+    kx: int,
+    ko: int,
+    value: int,
+    flag: int,
+    place: int,
+    nodes: np.ndarray,
+    zones: np.ndarray,
+    ply: int,
+    to: np.ndarray,
+) -> None:
+    """Write an entry: the canonical pair, then value + 1 (never 0, so 0 marks an empty
+    slot), the flag, and 1 + the best move's canonical place (0: none), then the zones of
+    its claims at ``ply`` moved onto the canonical image (``to``: the symmetry's places)."""
+    if table[slot, 2] == 0:
+        nodes[STORED] += 1  # a new entry (an overwritten one is not)
+    table[slot, 0] = kx
+    table[slot, 1] = ko
+    table[slot, 2] = (value + 1) | (flag << 2) | ((place + 1) << 4)
+    table[slot, 3] = _mapped(zones[ply, CANNOT_WIN], to)
+    table[slot, 4] = _mapped(zones[ply, HOLDS], to)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -204,9 +210,7 @@ def search(
                 zones[ply, HOLDS] = low_zone
             value = high if high <= alpha else low
             flag = EXACT if low == high else (UPPER if high <= alpha else LOWER)
-            _store(table, slot, kx, ko, value, flag, -1, nodes)
-            table[slot, 3] = _mapped(zones[ply, CANNOT_WIN], places[canon])
-            table[slot, 4] = _mapped(zones[ply, HOLDS], places[canon])
+            _store(table, slot, kx, ko, value, flag, -1, nodes, zones, ply, places[canon])
             return value
 
     a0 = a = max(alpha, low)  # the window narrowed by what the live lines allow
@@ -320,11 +324,8 @@ def search(
         flag = EXACT if best == high else LOWER
     else:
         flag = EXACT
-    _store(
-        table, slot, kx, ko, best, flag, places[canon, best_move] if best_move >= 0 else -1, nodes
-    )
-    table[slot, 3] = _mapped(zones[ply, CANNOT_WIN], places[canon])
-    table[slot, 4] = _mapped(zones[ply, HOLDS], places[canon])
+    place = places[canon, best_move] if best_move >= 0 else -1
+    _store(table, slot, kx, ko, best, flag, place, nodes, zones, ply, places[canon])
     if ply == 0:
         nodes[BEST] = best_move
     return best
