@@ -11,17 +11,16 @@ import threading
 import numpy as np
 import pytest
 
-from tttlab.errors import TttlabError
 from tttlab.game import Geometry, Position, state_space
 from tttlab.solvers import solve_table
 from tttlab.solvers.bitboard import (
     UNLIMITED_NODES,
     ProofTable,
-    ProofTableBoardError,
     SearchProgress,
     SearchStopped,
     SearchTooLarge,
     prove,
+    prove_marks,
 )
 
 # Published values (Uiterwijk and van den Herik 2000; FACTS.md): 4,4,4, m,4,4 for m <= 8
@@ -93,21 +92,6 @@ def test_agrees_with_the_table_on_3x4_positions() -> None:
         assert prove(position, table_bits=16).value == int(solution.value[i])
 
 
-def test_one_table_shared_by_many_proofs_gives_the_tables_values() -> None:
-    """Sampled judging proves hundreds of positions of one board with one table: what each
-    proof leaves in it must stay true for the next ones, whatever their roots."""
-    g = Geometry(3, 4, 3)
-    solution = solve_table(g)
-    shared = ProofTable(10)  # small: entries get overwritten by other positions' too
-    rng = np.random.default_rng(1)
-    for i in rng.choice(solution.space.size, size=600, replace=False):
-        position = solution.space.position(int(i))
-        proof = prove(position, table=shared)
-        assert proof.value == int(solution.value[i])
-        assert proof.table_slots == (0 if position.is_terminal else 1 << 10)
-    assert 0 < shared.entries <= 1 << 10
-
-
 def test_a_search_stopped_half_way_leaves_no_entries_behind() -> None:
     shared = ProofTable(16)
     with pytest.raises(SearchTooLarge):
@@ -158,23 +142,6 @@ def test_a_ctrl_c_stops_the_search_at_once_and_forgets_its_half_work() -> None:
     assert not shared.rows[:, 2].any()  # every slot empty
 
 
-def test_a_proof_table_belongs_to_one_board() -> None:
-    """4x4k4 is a draw alone; after 4x4k3 had used its table it proved a win for X. Now the
-    table refuses the second board, and the first board's value stands."""
-    alone = prove(Position.initial(Geometry(4, 4, 4)), table_bits=16).value
-    assert alone == 0
-    shared = ProofTable(16)
-    assert prove(Position.initial(Geometry(4, 4, 4)), table=shared).value == alone
-    with pytest.raises(ProofTableBoardError, match="holds 4x4k4's proofs, not 4x4k3's"):
-        prove(Position.initial(Geometry(4, 4, 3)), table=shared)
-    assert isinstance(ProofTableBoardError("x"), TttlabError)
-    assert prove(Position.initial(Geometry(4, 4, 4)), table=shared).value == alone
-    other = ProofTable(16)
-    assert prove(Position.initial(Geometry(4, 4, 3)), table=other).value == 1
-    with pytest.raises(ProofTableBoardError):
-        prove(Position.initial(Geometry(4, 4, 4)), table=other)
-
-
 def test_a_window_gives_the_value_or_the_bound_it_asks_for() -> None:
     """On 3x4 positions, each window: an exact value inside it, else a bound on the side the
     value lies (from X's side, both movers); a winning move only where one is claimed."""
@@ -215,3 +182,26 @@ def test_a_long_proof_reports_its_nodes_and_the_moves_it_settled() -> None:
         assert p.moves[0] == 28  # every cell of the empty board is live
         assert p.describe().startswith(f"{p.nodes:,} nodes (")
         assert "; moves settled: " in p.describe()
+
+
+def test_prove_marks_agrees_with_prove_and_gives_a_zone_only_where_the_mover_holds() -> None:
+    """The same search from the marks and the side to move; its holding zone is one the
+    mover holds in (None where it loses), on random positions of the table's boards."""
+    zones = 0
+    for board in ("3x3k3", "3x4k3", "4x4k3"):
+        g = Geometry.parse(board)
+        solution = solve_table(g)
+        rng = np.random.default_rng(8)
+        for i in rng.choice(solution.space.size, size=120, replace=False):
+            position = solution.space.position(int(i))
+            if position.is_terminal:
+                continue
+            x_bits, o_bits = position.bitboards
+            proof = prove_marks(g, x_bits, o_bits, int(position.to_move), ProofTable(12))
+            assert proof.value == int(solution.value[i]) == prove(position, table_bits=12).value
+            holds = proof.value * position.to_move.sign >= 0
+            assert (proof.holds_zone is not None) <= holds
+            zones += proof.holds_zone is not None
+            if proof.holds_zone is not None:
+                assert proof.holds_zone & ~((1 << g.cells) - 1) == 0
+    assert zones > 0

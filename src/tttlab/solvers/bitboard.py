@@ -36,8 +36,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import mmap
 import threading
 import time
 from collections.abc import Callable
@@ -51,8 +49,19 @@ from tttlab.errors import TttlabError
 from tttlab.game import Geometry, Position
 from tttlab.game.geometry import int64_word
 from tttlab.limits import SEARCH_CELLS
-from tttlab.solvers.kernel import BEST, BUDGET, SETTLED, STOP, STORED, TRACKED, VISITED, search
+from tttlab.solvers.kernel import (
+    BEST,
+    BUDGET,
+    HOLDS,
+    SETTLED,
+    STOP,
+    STORED,
+    TRACKED,
+    VISITED,
+    search,
+)
 from tttlab.solvers.pairing import pair_lines_of
+from tttlab.solvers.prooftable import ProofTable, ProofTableBoardError
 
 __all__ = [
     "DEFAULT_NODE_BUDGET",
@@ -65,6 +74,7 @@ __all__ = [
     "SearchStopped",
     "SearchTooLarge",
     "prove",
+    "prove_marks",
 ]
 
 #: Boards above this many cells are not searched (see :mod:`tttlab.limits`).
@@ -77,59 +87,6 @@ UNLIMITED_NODES = 1 << 62
 
 class SearchTooLarge(TttlabError):
     """A proof search that is refused, or that ran out of its node budget."""
-
-
-class ProofTableBoardError(TttlabError):
-    """A proof table used for a board other than the one whose proofs it holds."""
-
-
-class ProofTable:
-    """The proof search's transposition table, which several proofs on one board may share
-    (one board only: its first proof binds it, and another board raises
-    :class:`ProofTableBoardError`, since its entries would be taken for the other's):
-    an entry is a fact about a position (its value for the mover, or a bound on it), true
-    whatever the root, so a later proof reuses what an earlier one found. Judging many
-    positions of one game (sampled evaluation) then costs far less than a table per proof.
-    """
-
-    def __init__(self, bits: int) -> None:
-        # One row of 40 bytes per slot, so that a probe reads one place in memory: X's and O's
-        # canonical bitboards, then value + 1 | flag << 2 | (1 + the best move's place) << 4,
-        # then the zones of the entry's claims (cannot win, holds) on the canonical image.
-        # All zeros, so the memory is taken as the search first writes it, not up front; a
-        # slot whose third word is 0 is empty.
-        # The rows live in an anonymous mapping that asks for huge pages: a big search writes
-        # its entries all over the table, and with 4 KiB pages every first write is a page
-        # fault (5x5 k=4 in a 3 GiB table: 3.5 s of faults for a 0.15 s search).
-        self._memory = mmap.mmap(-1, (1 << bits) * self.SLOT_BYTES)
-        if hasattr(mmap, "MADV_HUGEPAGE"):
-            with contextlib.suppress(OSError):
-                self._memory.madvise(mmap.MADV_HUGEPAGE)
-        self.rows = np.frombuffer(self._memory, dtype=np.int64).reshape(-1, 5)
-        self.entries = 0
-        self.geometry: Geometry | None = None  # the board, from its first proof
-
-    def bind(self, geometry: Geometry) -> None:
-        """Hold ``geometry``'s proofs only: raise if the table holds another board's."""
-        if self.geometry is None:
-            self.geometry = geometry
-        elif self.geometry != geometry:
-            raise ProofTableBoardError(
-                f"this proof table holds {self.geometry.name}'s proofs, not {geometry.name}'s"
-            )
-
-    #: Bytes per slot.
-    SLOT_BYTES = 40
-
-    @property
-    def slots(self) -> int:
-        return int(self.rows.shape[0])
-
-    def clear(self) -> None:
-        """Forget everything (after a search stopped half-way, whose entries are not facts)."""
-        self.rows[:, 2] = 0
-        self.entries = 0
-        self.geometry = None  # empty: any board's again
 
 
 class SearchStopped(SearchTooLarge):
@@ -151,6 +108,10 @@ class Proof:
     #: 0: ``value`` is the value; within a window (``prove(window=...)``) it may be a bound
     #: instead, -1: the value is at most ``value``, +1: at least ``value``.
     bound: int = 0
+    #: The cells that the proof that the side to move holds reads (a bitmask; it stays true
+    #: with marks of the other side on any empty cells outside it); None: every cell, or no
+    #: such proof (the side to move loses, or the window did not ask).
+    holds_zone: int | None = None
 
 
 @dataclass(frozen=True)
@@ -250,19 +211,51 @@ def prove(
         )
     if position.is_terminal:
         return Proof(position.utility, 0, 0, 0, 0.0)
+    x_bits, o_bits = position.bitboards
+    return prove_marks(
+        g,
+        x_bits,
+        o_bits,
+        int(position.to_move),
+        table if table is not None else ProofTable(table_bits),
+        keep_on_stop,
+        node_budget,
+        time_limit,
+        pairings,
+        window,
+        progress,
+        progress_every,
+    )
+
+
+def prove_marks(
+    g: Geometry,
+    x_bits: int,
+    o_bits: int,
+    mover: int,
+    table: ProofTable,
+    keep_on_stop: bool = False,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    time_limit: float | None = None,
+    pairings: bool = True,
+    window: tuple[int, int] = (-1, 1),
+    progress: Callable[[SearchProgress], None] | None = None,
+    progress_every: float = 1.0,
+) -> Proof:
+    """:func:`prove` for marks that no game need reach, with the side to move given (1: X):
+    no line complete, an empty cell. A table must not mix positions whose side to move is
+    not the one their counts give with those whose is (its key is the marks alone)."""
     low, high = window
     if not -1 <= low < high <= 1:
         raise ValueError(f"a window is (low, high) with -1 <= low < high <= 1, not {window}")
     t = _tables(g)
-    x_bits, o_bits = position.bitboards
-    mover = int(position.to_move)
     alpha, beta = (low, high) if mover == 1 else (-high, -low)
     me, opp = (x_bits, o_bits) if mover == 1 else (o_bits, x_bits)
     imgs = np.zeros((t.bitw.shape[0], 2), dtype=np.int64)
-    for c, mark in enumerate(position.cells):
-        if mark:
-            imgs[:, mark - 1] |= t.bitw[:, c]
-    table = table if table is not None else ProofTable(table_bits)
+    for c in range(g.cells):
+        for side, bits in enumerate((x_bits, o_bits)):
+            if bits >> c & 1:
+                imgs[:, side] |= t.bitw[:, c]
     table.bind(g)
     # visited, budget, stored, stop, the root's best move; then the progress counters
     nodes = np.zeros(SETTLED + 2 * TRACKED, dtype=np.int64)
@@ -362,6 +355,7 @@ def prove(
     elif value >= beta and beta < 1:
         side_bound = 1
     best = int(nodes[BEST])
+    zone = int(zones[0, HOLDS])
     return Proof(
         int(x_value),
         int(nodes[VISITED]),
@@ -370,4 +364,5 @@ def prove(
         seconds,
         best if best >= 0 and side_bound >= 0 else None,
         side_bound if mover == 1 else -side_bound,
+        None if zone == -1 or value < 0 else zone & t.full,
     )
