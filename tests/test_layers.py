@@ -20,6 +20,7 @@ LAYER = {
     "render": 0,
     "verifier": 0,
     "strictjson": 0,
+    "certrules": 0,
     "solvers": 1,
     "agents": 2,
     "exercise": 2,

@@ -16,6 +16,18 @@ under a symmetry that comes first as a string (``.`` < ``O`` < ``X``), and reads
 of that image; the rules are the same under every symmetry, so a strategy that works from
 each class's first image works from every position of the class.
 
+In version 3 (version 2 and zones) a holding strategy may give, at a position where the other
+side is to move, ``{"zones": [[cell, ...], ...]}``: each zone a list of that position's empty
+cells leaving at least one out. For each zone the walk goes on to the position where the other
+side has a mark on every empty cell outside it and the holder is to move, and of the other
+side's replies it walks only those inside every zone. A reply outside a zone leads to a
+position with fewer of the other side's marks and the same of the holder's, the holder to
+move, so the holder holds there too: it plays as if the missing marks were there, and where
+the other side takes one of those cells it plays any mark (fewer marks never help their
+owner, an extra mark never hurts its owner). A position that no game reaches (the other side
+ahead of its turns) is keyed with its side to move after a space (``"XX./.../... O"``)
+wherever the counts of marks do not give it.
+
 Positions are row-major strings of ``X``, ``O`` and ``.`` (rows separated by ``/``); a cell
 is a 0-based row-major index. The claim is about ``position`` (the empty board if absent),
 which must be one that a game reaches and that is not decided yet (no line, an empty cell).
@@ -50,12 +62,10 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from itertools import combinations
-from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from tttlab.errors import TttlabError
+from tttlab.certrules import CertificateError, Rules
 from tttlab.limits import CERTIFICATE_BYTES, CERTIFICATE_DEPTH, CERTIFICATE_DIGITS, SEARCH_CELLS
 from tttlab.strictjson import StrictJSONError, strict_loads
 
@@ -69,14 +79,11 @@ __all__ = [
 ]
 
 FORMAT = "tttlab-certificate"
-#: 1: strategies keyed by positions; 2: by the first image of each under the board's symmetries.
-VERSIONS = (1, 2)
+#: 1: strategies keyed by positions; 2: by the first image of each under the board's symmetries;
+#: 3: as 2, with zones in holding strategies.
+VERSIONS = (1, 2, 3)
 #: The fields of a certificate; any other is refused (nothing in the file goes unchecked).
 FIELDS = ("format", "version", "board", "rows", "cols", "k", "position", "claim", "strategies")
-
-
-class CertificateError(TttlabError):
-    """A certificate that does not prove its claim: the first reason found, in one line."""
 
 
 class UnreadableCertificate(CertificateError):
@@ -107,157 +114,31 @@ class Verdict:
         return f"{self.board} from {self.position} ({mover} to move) is {self.claim}"
 
 
-class _Rules:
-    """An m,n,k board: its lines as tuples of cells, and nothing else."""
-
-    def __init__(self, rows: int, cols: int, k: int, symmetric: bool = False) -> None:
-        self.rows, self.cols, self.k, self.cells = rows, cols, k, rows * cols
-        images = set()  # the board's symmetries (version 2): new[i] = old[image[i]]
-        flips = (False, True) if symmetric else (False,)
-        for turn in flips if rows == cols else (False,):
-            for flip_r in flips:
-                for flip_c in flips:
-                    image = []
-                    for i in range(self.cells):
-                        r, c = divmod(i, cols)
-                        r, c = (c, r) if turn else (r, c)
-                        r, c = (rows - 1 - r if flip_r else r), (cols - 1 - c if flip_c else c)
-                        image.append(r * cols + c)
-                    images.add(tuple(image))
-        self.images = sorted(images)
-        self._image_views = [itemgetter(*image) for image in self.images]
-        lines = []
-        for r in range(rows):
-            for c in range(cols):
-                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                    end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
-                    if 0 <= end_r < rows and 0 <= end_c < cols:
-                        lines.append(tuple((r + dr * i) * cols + c + dc * i for i in range(k)))
-        self.lines = lines
-        # every line's marks in one call, read in C: the lines' cells with a "|" (read from
-        # one place past the board) between lines, joined, then split at the "|"
-        order: list[int] = []
-        for line in lines:
-            order += [self.cells, *line] if order else line
-        self._view = itemgetter(*order)
-        self.line_sets = [frozenset(line) for line in lines]
-        self.lines_with: dict[frozenset[int], list[int]] = {}  # a pair's lines (indices)
-        for i, line in enumerate(lines):
-            for pair in combinations(line, 2):
-                self.lines_with.setdefault(frozenset(pair), []).append(i)
-        # a line of k marks; one mark short, with the one empty cell anywhere
-        self._lines_of = {m: f"|{m * k}|" for m in "XO"}
-        self._short_of = {m: [f"|{m * i}.{m * (k - 1 - i)}|" for i in range(k)] for m in "XO"}
-        self._last: tuple[str, str, list[str]] = ("", "", [])
-
-    def _read(self, board: str) -> tuple[str, list[str]]:
-        """Every line's marks: as one string, each line between "|"s, and as a list (the
-        last board's kept: the walk asks up to four times)."""
-        if self._last[0] != board:
-            joined = "".join(self._view(board + "|"))
-            self._last = (board, f"|{joined}|", joined.split("|"))
-        return self._last[1], self._last[2]
-
-    def replies(self, board: str, empty: list[int], hold: bool) -> list[int]:
-        """The replies the walk checks: each empty cell not dead (a dead one: every line
-        through it holds an X and an O), and against a win the lowest dead one."""
-        texts = zip(self.line_sets, self._read(board)[1], strict=True)
-        on_open = frozenset().union(*(c for c, t in texts if "X" not in t or "O" not in t))
-        live = [c for c in empty if c in on_open]
-        if len(live) < len(empty) and not hold:
-            live.append(next(c for c in empty if c not in live))
-        return live
-
-    def parse(self, text: str) -> str:
-        board = text.replace("/", "")
-        if (
-            len(board) != self.cells
-            or set(board) - {"X", "O", "."}
-            or text not in (board, self.key(board))
-        ):
-            raise CertificateError(f"not a position of this board: {text[:80]!r}")
-        x, o = board.count("X"), board.count("O")
-        if x - o not in (0, 1):
-            raise CertificateError(f"not a position of a game (X {x}, O {o}): {text!r}")
-        return board
-
-    def start(self, text: str) -> str:
-        """The starting position: one that a game reaches and that is not decided yet."""
-        board = self.parse(text)
-        key = self.key(board)
-        x = board.count("X")
-        lines = {
-            mark: [set(line) for line in self.lines if all(board[c] == mark for c in line)]
-            for mark in "XO"
-        }
-        if lines["X"] and lines["O"]:
-            raise CertificateError(f"no game reaches {key}: both X and O have a line")
-        for mark, moved_last in (("X", x != board.count("O")), ("O", x == board.count("O"))):
-            if lines[mark] and not moved_last:
-                raise CertificateError(
-                    f"no game reaches {key}: {mark} has a line, and the other side moved after"
-                )
-            if lines[mark] and not set.intersection(*lines[mark]):
-                raise CertificateError(f"no game reaches {key}: {mark}'s lines share no cell")
-            if lines[mark]:
-                raise CertificateError(f"the game is already decided at {key}: {mark} has a line")
-        if "." not in board:
-            raise CertificateError(f"the game is already decided at {key}: the board is full")
-        return board
-
-    def winner(self, board: str) -> str | None:
-        joined = self._read(board)[0]
-        return next((m for m in "XO" if self._lines_of[m] in joined), None)
-
-    def can_complete_now(self, board: str, mark: str) -> bool:
-        joined = self._read(board)[0]
-        return any(short in joined for short in self._short_of[mark])
-
-    def held(self, board: str, holder: str, holder_moves: bool) -> bool:
-        """Erdős–Selfridge: the lines free of ``holder``'s marks, each weighing 2^-(its empty
-        cells), weigh under 1 with the holder to move (1/2 with the other side to move)."""
-        weight, most = 0, 1 << (self.k - (not holder_moves))
-        for line in self._read(board)[1]:
-            weight += 0 if holder in line else 1 << (self.k - line.count("."))
-            if weight >= most:
-                return False
-        return True
-
-    def first_image(self, board: str) -> str:
-        """The board itself, or in a version-2 certificate the image under the symmetries
-        that comes first as a string (``.`` < ``O`` < ``X``): the key of its class."""
-        if len(self.images) == 1:
-            return board
-        return min("".join(view(board)) for view in self._image_views)
-
-    def key(self, board: str) -> str:
-        return "/".join(board[r * self.cols : (r + 1) * self.cols] for r in range(self.rows))
-
-
-def _walk(rules: _Rules, root: str, side: str, goal: str, moves: dict[str, Any]) -> int:
-    """Check one strategy of ``side`` from ``root``; the number of positions visited."""
+def _walk(rules: Rules, root: str, side: str, goal: str, moves: dict[str, Any], zones: bool) -> int:
+    """Check one strategy of ``side`` from ``root`` (with ``zones``: a version-3
+    certificate's); the number of positions visited."""
     other = "O" if side == "X" else "X"
-    seen: set[str] = set()
-    stack = [root]
+    seen: set[tuple[str, str]] = set()
+    stack = [(root, "X" if root.count("X") == root.count("O") else "O")]
     while stack:
-        board = rules.first_image(stack.pop())
-        if board in seen:
+        board, mover = stack.pop()
+        board = rules.first_image(board)
+        if (board, mover) in seen:
             continue
-        seen.add(board)
+        seen.add((board, mover))
         won = rules.winner(board)
         if won == side:
             continue  # a win ends the walk for either goal (holding allows winning)
         if won == other:
-            key = rules.key(board)
+            key = rules.key(board, mover)
             raise CertificateError(f"{key}: {other} completes a line against {side}'s strategy")
         if "." not in board:
             if goal == "win":
                 raise CertificateError(f"{rules.key(board)}: a full board, not a win for {side}")
             continue
-        mover = "X" if board.count("X") == board.count("O") else "O"
         if goal == "hold" and rules.held(board, side, mover == side):
             continue  # a leaf: the other side can no longer complete any line
-        key = rules.key(board)
+        key = rules.key(board, mover)
         empty = [c for c, mark in enumerate(board) if mark == "."]
         entry = moves.get(key)
         if goal == "hold" and isinstance(entry, list):
@@ -271,14 +152,47 @@ def _walk(rules: _Rules, root: str, side: str, goal: str, moves: dict[str, Any])
                 raise CertificateError(f"{key}: {side}'s strategy has no move here")
             if not isinstance(move, int) or isinstance(move, bool) or move not in empty:
                 raise CertificateError(f"{key}: {side}'s move {move!r} is not a legal move")
-            stack.append(board[:move] + side + board[move + 1 :])
-        else:
-            replies = rules.replies(board, empty, goal == "hold")
-            stack.extend(board[:c] + other + board[c + 1 :] for c in replies)
+            stack.append((board[:move] + side + board[move + 1 :], other))
+            continue
+        replies = rules.replies(board, empty, goal == "hold")
+        if entry is not None:
+            if not (zones and goal == "hold"):
+                raise CertificateError(
+                    f"{key}: an entry where {other} is to move (only zones, in version 3, "
+                    "of a holding strategy)"
+                )
+            for zone in _zones(entry, empty, key):  # the position of each zone's proof
+                filled = "".join(m if m != "." or c in zone else other for c, m in enumerate(board))
+                stack.append((filled, side))
+                replies = [c for c in replies if c in zone]
+        stack.extend((board[:c] + other + board[c + 1 :], side) for c in replies)
     return len(seen)
 
 
-def _check_pairing(rules: _Rules, board: str, side: str, pairs: list[Any], key: str) -> None:
+def _zones(entry: Any, empty: list[int], key: str) -> list[frozenset[int]]:
+    """A version-3 entry's zones: each a list of the position's empty cells, leaving out at
+    least one (where the other side gets a mark in the zone's position)."""
+    zones = entry.get("zones") if isinstance(entry, dict) and set(entry) == {"zones"} else None
+    if not isinstance(zones, list) or not 1 <= len(zones) <= len(empty):
+        raise CertificateError(f"{key}: {entry!r} is not an entry of zones"[:120])
+    free = set(empty)
+    out = []
+    for zone in zones:
+        cells = frozenset(zone) if isinstance(zone, list) else frozenset()
+        if (
+            not isinstance(zone, list)
+            or len(cells) != len(zone)
+            or not all(type(c) is int for c in zone)
+            or not cells < free
+        ):
+            raise CertificateError(
+                f"{key}: not a zone of the empty cells leaving one out: {zone!r}"[:160]
+            )
+        out.append(cells)
+    return out
+
+
+def _check_pairing(rules: Rules, board: str, side: str, pairs: list[Any], key: str) -> None:
     """A pairing leaf: disjoint pairs of empty cells such that every line without a mark of
     ``side`` contains both cells of a pair. From here ``side`` holds by answering a move on
     one cell of a pair with the other: the other side can never own a whole pair, so never
@@ -319,7 +233,7 @@ def verify(certificate: dict[str, Any]) -> Verdict:
         raise CertificateError(f"unknown field {unknown[0]!r}"[:120])
     version = _integer(certificate, "version")
     if version not in VERSIONS:
-        raise CertificateError(f"not a {FORMAT} file of version 1 or 2")
+        raise CertificateError(f"not a {FORMAT} file of version 1, 2 or 3")
     rows, cols, k = (_integer(certificate, name) for name in ("rows", "cols", "k"))
     if not (rows >= 1 and cols >= 1 and rows * cols <= SEARCH_CELLS and 1 <= k <= max(rows, cols)):
         raise CertificateError(
@@ -328,7 +242,7 @@ def verify(certificate: dict[str, Any]) -> Verdict:
     name = f"{rows}x{cols}k{k}"
     if "board" in certificate and certificate["board"] != name:
         raise CertificateError(f"board {certificate['board']!r} is not {name}"[:120])
-    rules = _Rules(rows, cols, k, symmetric=version == 2)
+    rules = Rules(rows, cols, k, symmetric=version >= 2)
     position = certificate.get("position", "." * rules.cells)
     if not isinstance(position, str):
         raise CertificateError(f"the position must be a string, not {position!r}"[:120])
@@ -349,7 +263,8 @@ def verify(certificate: dict[str, Any]) -> Verdict:
         if not isinstance(strategies.get(side), dict):
             raise CertificateError(f"the claim needs {side}'s strategy")
     visited = {
-        side: _walk(rules, root, side, goal, strategies[side]) for side, goal in needs.items()
+        side: _walk(rules, root, side, goal, strategies[side], version == 3)
+        for side, goal in needs.items()
     }
     return Verdict(name, str(claim), visited, rules.key(root))
 

@@ -24,21 +24,23 @@ from tttlab.verifier import CertificateError, Verdict, loads, verify, verify_fil
 CLAIM = {1: "X wins", 0: "draw", -1: "O wins"}
 
 
-def _certificate(board: str, position: str | None = None) -> dict[str, Any]:
+def _certificate(board: str, position: str | None = None, zones: bool = False) -> dict[str, Any]:
     g = Geometry.parse(board)
     start = Position.initial(g) if position is None else Position.from_string(position, g)
-    return build_certificate(start, table_bits=16).to_dict()
+    return build_certificate(start, table_bits=16, zones=zones).to_dict()
 
 
 @pytest.fixture(scope="module")
 def real() -> list[dict[str, Any]]:
-    """Small certificates of each kind: a draw with walks, a win, a later position, and
-    pairings at the root."""
+    """Small certificates of each kind: a draw with walks, a win, a later position,
+    pairings at the root, and draws with zones (version 3)."""
     return [
         _certificate("3x3k3"),
         _certificate("4x4k3"),
         _certificate("3x3k3", "X../.O./..."),
         _certificate("2x4k4"),
+        _certificate("3x3k3", zones=True),
+        _certificate("5x4k4", zones=True),
     ]
 
 
@@ -142,7 +144,7 @@ def test_a_full_board_with_no_line_proves_nothing() -> None:
         ("rows", True, "rows must be an integer, not True"),
         ("k", None, "k must be an integer"),
         ("version", True, "version must be an integer, not True"),
-        ("version", 3, "of version 1 or 2"),
+        ("version", 4, "of version 1, 2 or 3"),
         ("board", "4x4k4", "board '4x4k4' is not 3x3k3"),
         ("board", 3, "board 3 is not 3x3k3"),
         ("position", 7, "the position must be a string"),
@@ -243,14 +245,27 @@ def _mutate(data: dict[str, Any], rng: random.Random) -> dict[str, Any] | str:
     data = copy.deepcopy(data)
     sides = [s for s in data["strategies"] if data["strategies"][s]]
     cells = data["rows"] * data["cols"]
-    kind = rng.randrange(10)
+    kind = rng.randrange(11)
     if not sides:  # a proof by the rules alone (Erdős–Selfridge at the root): add a move
         data["strategies"].setdefault("X", {})[data.get("position", "." * cells)] = 0
         sides = ["X"]
     side = rng.choice(sides)
     moves = data["strategies"][side]
     key = rng.choice(list(moves))
-    if kind == 0:
+    zoned = [k for k, entry in moves.items() if isinstance(entry, dict)]
+    if kind == 10 and zoned:  # a zone: a cell more or less, another zone, one zone less
+        zones = moves[rng.choice(zoned)]["zones"]
+        zone = rng.choice(zones)
+        change = rng.randrange(4)
+        if change == 0 and zone:
+            zone.remove(rng.choice(zone))
+        elif change == 1:
+            zone.append(rng.randrange(cells))
+        elif change == 2:
+            zones.append(rng.sample(range(cells), rng.randrange(cells)))
+        else:
+            zones.remove(zone)
+    elif kind == 0:
         moves[key] = rng.choice([rng.randrange(-2, cells + 2), True, "3", None, [], [[0, 1]]])
     elif kind == 1:
         del moves[key]

@@ -71,7 +71,7 @@ def certificate_summary(
             Position.initial(geometry),
             table_bits=table_bits(geometry, memory_mb),
             time_limit=time_limit,
-            symmetric=True,
+            zones=True,
         )
     except SearchTooLarge as error:
         raise CommandError(str(error)) from None

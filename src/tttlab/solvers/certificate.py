@@ -23,7 +23,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ from tttlab.solvers.bitboard import (
     prove,
 )
 from tttlab.solvers.pairing import pairing_of
+from tttlab.solvers.zones import hold_window, table_key, zone_replies
 
 __all__ = [
     "Certificate",
@@ -52,6 +53,11 @@ __all__ = [
 ]
 
 
+#: A strategy: its move at each position (keyed by its string), a pairing (a list of pairs),
+#: or at a position where the other side moves, ``{"zones": [[cell, ...], ...]}``.
+Strategy = dict[str, int | list[list[int]] | dict[str, list[list[int]]]]
+
+
 @dataclass(frozen=True)
 class Certificate:
     """A proof of a position's value, as the strategies that show it."""
@@ -59,10 +65,11 @@ class Certificate:
     geometry: Geometry
     position: Position
     value: int  # from X's side
-    strategies: dict[str, dict[str, int | list[list[int]]]]
+    strategies: dict[str, Strategy]
     seconds: float
     root: Proof  # the proof of the position's value, the first of the certificate's
     symmetric: bool = False  # keyed by positions up to the board's symmetries (version 2)
+    zones: bool = False  # and holding strategies with zones (version 3, symmetric too)
 
     @property
     def claim(self) -> str:
@@ -72,7 +79,7 @@ class Certificate:
         g = self.geometry
         return {
             "format": "tttlab-certificate",
-            "version": 2 if self.symmetric else 1,
+            "version": 3 if self.zones else 2 if self.symmetric else 1,
             "board": g.name,
             "rows": g.rows,
             "cols": g.cols,
@@ -136,21 +143,28 @@ def _strategy(
     root: Position,
     side: Player,
     goal: str,
-    value_of: Callable[[Position], Proof],
+    value_of: Callable[..., Proof],
     symmetric: bool = False,
-) -> dict[str, int | list[list[int]]]:
+    zones: bool = False,
+) -> Strategy:
     """``side``'s moves that reach ``goal`` ("win" or "hold") from ``root``; with
-    ``symmetric``, at the canonical position of each class only (:func:`canonical`)."""
+    ``symmetric``, at the canonical position of each class only (:func:`canonical`); with
+    ``zones`` (holding, symmetric), the zones of :mod:`tttlab.solvers.zones` too."""
     mark, sign = int(side), side.sign
-    moves: dict[str, int | list[list[int]]] = {}
-    seen: set[tuple[int, ...]] = set()
+    moves: Strategy = {}
+    seen: set[tuple[tuple[int, ...], Player]] = set()
     stack = [root]
+    zones = zones and goal == "hold"
+    if zones:  # ask only whether the holder holds: a cheaper search, which gives its zone
+        value_of = partial(value_of, window=hold_window(side))
     while stack:
         p = canonical(stack.pop()) if symmetric else stack.pop()
-        if p.cells in seen:
+        if (p.cells, p.to_move) in seen:
             continue
-        seen.add(p.cells)
+        seen.add((p.cells, p.to_move))
         if p.is_terminal:
+            if p.winner not in (None, side):  # a zone's proof that does not hold
+                raise ValueError(f"{p}: {p.winner} completes a line against the strategy")
             continue
         if goal == "hold" and _held(p, mark):
             continue
@@ -167,6 +181,14 @@ def _strategy(
                 move = _keeping(p, sign, goal, value_of)
             moves[p.to_string("/")] = move
             stack.append(p.apply(move))
+        elif zones:
+            live = replies(p, hold=True)
+            cells, walked = zone_replies(
+                p, live, _masks(p.geometry)[1], lambda q: value_of(q).holds_zone
+            )
+            if cells:
+                moves[p.to_string("/")] = {"zones": cells}
+            stack.extend(walked)
         else:
             stack.extend(p.apply(m) for m in replies(p, hold=goal == "hold"))
     return moves
@@ -244,27 +266,33 @@ def build_certificate(
     table_bits: int = 22,
     time_limit: float | None = None,
     symmetric: bool = False,
+    zones: bool = False,
 ) -> Certificate:
     """The value of ``position`` with the strategies that prove it, from one table shared by
     every proof (the root's first); with ``symmetric``, one entry per class of positions up
     to the board's symmetries (a version-2 certificate: a square board's is about an eighth
-    the size). Raises :class:`~tttlab.solvers.bitboard.SearchStopped` past ``time_limit``
-    seconds."""
+    the size); with ``zones`` too, holding strategies with zones (version 3,
+    :mod:`tttlab.solvers.zones`). Raises :class:`~tttlab.solvers.bitboard.SearchStopped`
+    past ``time_limit`` seconds."""
     started = time.perf_counter()
-    table = ProofTable(table_bits)
+    symmetric = symmetric or zones
+    tables: dict[int, ProofTable] = {}  # the positions a game reaches (0), and each zone's
 
     stopped = SearchStopped(
         f"the certificate of {position.geometry.name} was not finished within the "
         f"time limit of {time_limit or 0:g} s"
     )  # raised only where there is a time limit
 
-    def value_of(p: Position) -> Proof:
+    def value_of(p: Position, window: tuple[int, int] = (-1, 1)) -> Proof:
         left = None if time_limit is None else time_limit - (time.perf_counter() - started)
         if left is not None and left <= 0:
             raise stopped
         budget = DEFAULT_NODE_BUDGET if time_limit is None else UNLIMITED_NODES
+        key = table_key(p)
+        if key not in tables:
+            tables[key] = ProofTable(table_bits if key == 0 else min(table_bits, 20))
         try:
-            return prove(p, table=table, node_budget=budget, time_limit=left)
+            return prove(p, table=tables[key], node_budget=budget, time_limit=left, window=window)
         except SearchStopped:
             if p is position:  # the value itself was not proved: the search says so
                 raise
@@ -277,11 +305,13 @@ def build_certificate(
         strategies = {winner.name: _strategy(position, winner, "win", value_of, symmetric)}
     else:
         strategies = {
-            side.name: _strategy(position, side, "hold", value_of, symmetric)
+            side.name: _strategy(position, side, "hold", value_of, symmetric, zones)
             for side in (Player.X, Player.O)
         }
     seconds = time.perf_counter() - started
-    return Certificate(position.geometry, position, value, strategies, seconds, root, symmetric)
+    return Certificate(
+        position.geometry, position, value, strategies, seconds, root, symmetric, zones
+    )
 
 
 def write_certificate(certificate: Certificate, path: Path) -> int:
