@@ -133,6 +133,7 @@ def prove_resumable(
     every: float = 600.0,
     time_limit: float | None = None,
     progress: Callable[[SearchProgress], None] | None = None,
+    progress_every: float = 1.0,
 ) -> Proof:
     """:func:`~tttlab.solvers.bitboard.prove`, saving its table to ``checkpoint`` every
     ``every`` seconds and when the time limit stops it (then
@@ -141,7 +142,14 @@ def prove_resumable(
     table = ProofTable(table_bits)
     before = load_checkpoint(checkpoint, position, table) if checkpoint.exists() else 0
     started = time.perf_counter()
-    search = partial(prove, position, table=table, node_budget=UNLIMITED_NODES, progress=progress)
+    search = partial(
+        prove,
+        position,
+        table=table,
+        node_budget=UNLIMITED_NODES,
+        progress=progress,
+        progress_every=progress_every,
+    )
     while True:
         left = None if time_limit is None else time_limit - (time.perf_counter() - started)
         chunk = every if left is None else max(min(every, left), 0.001)
