@@ -6,9 +6,12 @@ orders first is proved exactly, every other one only asked "does it win?" (the w
 (0, 1), a far cheaper question), and only if no move reached 0 are they asked again. The
 design page describes the split in full; this is its first ply, run on a local cluster on
 127.0.0.1 (or on ``--address HOST:PORT``). ``--full-windows`` gives every task the full
-window, as the split did before.
+window, as the split did before. With ``--share`` the first move is proved first, alone,
+and every other task starts from the entries of its table (each a finished subtree, so a
+fact whatever the root): what one process's later moves reuse of the first one's proof.
 
 Run:  .venv/bin/python benchmarks/ray_split.py [--board 7x7k5] [--cpus 2] [--memory 1024]
+      [--share]
 
 Exits 1 if the split's value differs from the single process's.
 """
@@ -20,10 +23,11 @@ import logging
 import os
 import time
 
+import numpy as np
 import ray
 
 from tttlab.game import Geometry, Position
-from tttlab.solvers.bitboard import UNLIMITED_NODES, _tables, prove
+from tttlab.solvers.bitboard import UNLIMITED_NODES, ProofTable, _tables, prove
 from tttlab.solvers.summary import table_bits
 
 
@@ -38,18 +42,33 @@ def canonical(position: Position) -> tuple[int, int]:
     return min(images)
 
 
+Entries = tuple[np.ndarray, np.ndarray]  # a table's used slots and their rows
+
+
 @ray.remote
 def proved(
-    board: str, move: int, memory_mb: int, window: tuple[int, int]
-) -> tuple[int, int, int, int, float]:
-    """(move, value from X's side, its bound, nodes, seconds) of the position after X plays
-    ``move``, within ``window``."""
+    board: str,
+    move: int,
+    memory_mb: int,
+    window: tuple[int, int],
+    known: Entries | None = None,
+    keep: bool = False,
+) -> tuple[int, int, int, int, float, Entries | None]:
+    """(move, value from X's side, its bound, nodes, seconds, the table's entries if
+    ``keep``) of the position after X plays ``move``, within ``window``, from a table that
+    starts with the ``known`` entries."""
     geometry = Geometry.parse(board)
     child = Position.initial(geometry).apply(move)
     started = time.perf_counter()
-    bits = table_bits(geometry, memory_mb)
-    proof = prove(child, table_bits=bits, node_budget=UNLIMITED_NODES, window=window)
-    return move, proof.value, proof.bound, proof.nodes, time.perf_counter() - started
+    table = ProofTable(table_bits(geometry, memory_mb))
+    if known is not None:
+        table.rows[known[0]] = known[1]
+        table.bind(geometry)
+        table.entries = len(known[0])
+    proof = prove(child, table=table, node_budget=UNLIMITED_NODES, window=window)
+    used = np.flatnonzero(table.rows[:, 2]) if keep else None
+    entries = (used, table.rows[used]) if used is not None else None
+    return move, proof.value, proof.bound, proof.nodes, time.perf_counter() - started, entries
 
 
 def main() -> int:
@@ -59,6 +78,7 @@ def main() -> int:
     parser.add_argument("--memory", type=int, default=1024, help="MiB per table")
     parser.add_argument("--address", default=None, help="an existing cluster's HOST:PORT")
     parser.add_argument("--full-windows", action="store_true", help="every task exact")
+    parser.add_argument("--share", action="store_true", help="the first move's entries to all")
     args = parser.parse_args()
     geometry = Geometry.parse(args.board)
     root = Position.initial(geometry)
@@ -94,14 +114,23 @@ def main() -> int:
         )
     try:
         started = time.perf_counter()
-        best, nodes, asked = -2, 0, 0
+        best, nodes, asked, known = -2, 0, 0, None
+        if args.share:  # the first move alone; its table's entries then go to every task
+            first = windows.pop(order[0])
+            move, value, bound, n, seconds, entries = ray.get(
+                proved.remote(geometry.name, order[0], args.memory, first, None, True)
+            )
+            nodes, asked, best, known = n, 1, value, ray.put(entries)
+            print(f"  X plays {move}: value {value:+d}, {n:,} nodes, {seconds:.1f} s (shared)")
         while windows and best < 1:
-            pending = [proved.remote(geometry.name, m, args.memory, w) for m, w in windows.items()]
+            pending = [
+                proved.remote(geometry.name, m, args.memory, w, known) for m, w in windows.items()
+            ]
             asked += len(pending)
             windows = {}
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
-                move, value, bound, n, seconds = ray.get(done[0])
+                move, value, bound, n, seconds, _ = ray.get(done[0])
                 nodes += n
                 said = {0: "value", -1: "at most", 1: "at least"}[bound]
                 print(f"  X plays {move}: {said} {value:+d}, {n:,} nodes, {seconds:.1f} s")
