@@ -178,13 +178,10 @@ def _zones(entry: Any, empty: list[int], key: str) -> list[frozenset[int]]:
     free = set(empty)
     out = []
     for zone in zones:
-        cells = frozenset(zone) if isinstance(zone, list) else frozenset()
-        if (
-            not isinstance(zone, list)
-            or len(cells) != len(zone)
-            or not all(type(c) is int for c in zone)
-            or not cells < free
-        ):
+        cells = (
+            frozenset(zone) if type(zone) is list and all(type(c) is int for c in zone) else None
+        )
+        if cells is None or len(cells) != len(zone) or not cells < free:
             raise CertificateError(
                 f"{key}: not a zone of the empty cells leaving one out: {zone!r}"[:160]
             )

@@ -156,6 +156,8 @@ def test_zones_make_6x6_k5_smaller_and_are_walked(v3_664: dict[str, Any]) -> Non
         ({"zones": [[-1]]}, "not a zone of the empty cells"),
         ({"zones": [[True]]}, "not a zone of the empty cells"),
         ({"zones": ["0"]}, "not a zone of the empty cells"),
+        ({"zones": [[[0]]]}, "not a zone of the empty cells"),
+        ({"zones": [[0, {"a": 1}]]}, "not a zone of the empty cells"),
     ],
 )
 def test_a_malformed_zone_entry_is_refused_in_one_line(
