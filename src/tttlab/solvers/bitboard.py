@@ -4,7 +4,10 @@
 - The transposition table is keyed exactly, without hashing away information: by the
   canonical pair of X's and O's bitboards, the smallest over the board's symmetries. One pair
   per symmetry is kept up to date move by move (a move sets the cell's bit in that symmetric
-  image), so there are no collisions, on every board up to 64 cells.
+  image), so there are no collisions, on every board up to 64 cells. A position hashes to a
+  bucket of two slots: the first keeps the entry of the position with more empty cells (the
+  bigger subtree), the second takes any other, so a full table keeps its dearest facts (a
+  long proof started again from its table finds its big subtrees done).
 - Dead cells are never searched. A line is *live* while it holds marks of at most one side;
   a cell on no live line cannot change the result (a mark there is a pass, and in these games
   an extra mark never hurts its owner, so some live cell is at least as good). A side with

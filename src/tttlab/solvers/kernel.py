@@ -23,6 +23,9 @@ SETTLED, MOVES, TRACKED = 5, 13, 8
 #: zones[ply, ...]: the cells that a proof at that ply reads (-1: all), for its claim that the
 #: side to move cannot win, and for its claim that the side to move holds (cannot lose).
 CANNOT_WIN, HOLDS = 0, 1
+#: An entry's third word: value + 1 in bits 0-1, the flag in 2-3, 1 + the best move's place
+#: in 4-15 (masked by PLACES), the position's empty cells from bit EMPTIES.
+PLACES, EMPTIES = 0xFFF, 16
 #: zones[ply, UNPAIRED]: 1 where the search at that ply found no pairing of the other side
 #: over the mover's lines. The mover's move leaves those lines and takes a cell, so the
 #: reply does not look for the same pairing again.
@@ -40,8 +43,14 @@ def paired_cells(scratch: np.ndarray) -> int:
 
 @nb.njit(cache=True, inline="always")
 def _slot(kx: int, ko: int, mask: int) -> int:
+    """The first of the two slots of the position's bucket."""
     h = kx * 0x7E3779B97F4A7C15 + ko * 0x3C6EF372FE94F82B
-    return (h ^ (h >> 29) ^ (h >> 41)) & mask
+    return (h ^ (h >> 29) ^ (h >> 41)) & mask & ~1
+
+
+@nb.njit(cache=True, inline="always")
+def _holds(table: np.ndarray, slot: int, kx: int, ko: int) -> bool:
+    return bool(table[slot, 2] != 0 and table[slot, 0] == kx and table[slot, 1] == ko)
 
 
 @nb.njit(cache=True, inline="always")
@@ -70,15 +79,30 @@ def _store(
     zones: np.ndarray,
     ply: int,
     to: np.ndarray,
+    empties: int,
 ) -> None:
-    """Write an entry: the canonical pair, then value + 1 (never 0, so 0 marks an empty
-    slot), the flag, and 1 + the best move's canonical place (0: none), then the zones of
-    its claims at ``ply`` moved onto the canonical image (``to``: the symmetry's places)."""
+    """Write an entry into the bucket at ``slot``: the canonical pair, then value + 1 (never 0,
+    so 0 marks an empty slot), the flag, 1 + the best move's canonical place (0: none) and
+    the empty cells (``empties``), then the zones of its claims at ``ply`` moved onto the
+    canonical image (``to``: the symmetry's places). The bucket's first slot keeps the entry
+    of the position with more empty cells (the bigger subtree, dearer to search again), the
+    one it displaces moving to the second slot; the second takes any other."""
+    if _holds(table, slot + 1, kx, ko):
+        slot += 1
+    elif not _holds(table, slot, kx, ko):
+        first = table[slot, 2]
+        if first != 0 and empties < first >> EMPTIES:
+            slot += 1
+        elif first != 0:
+            if table[slot + 1, 2] == 0:
+                nodes[STORED] += 1
+            for w in range(5):
+                table[slot + 1, w] = table[slot, w]
     if table[slot, 2] == 0:
         nodes[STORED] += 1  # a new entry (an overwritten one is not)
     table[slot, 0] = kx
     table[slot, 1] = ko
-    table[slot, 2] = (value + 1) | (flag << 2) | ((place + 1) << 4)
+    table[slot, 2] = (value + 1) | (flag << 2) | ((place + 1) << 4) | (empties << EMPTIES)
     table[slot, 3] = _mapped(zones[ply, CANNOT_WIN], to)
     table[slot, 4] = _mapped(zones[ply, HOLDS], to)
 
@@ -175,16 +199,18 @@ def search(
             canon = s
     slot = _slot(kx, ko, table.shape[0] - 1)
     hint = -1
-    info = table[slot, 2]
-    if info != 0 and table[slot, 0] == kx and table[slot, 1] == ko:
+    found = slot if _holds(table, slot, kx, ko) else slot + 1
+    if _holds(table, found, kx, ko):
+        info = table[found, 2]
         value = int(info & 3) - 1
         flag = (info >> 2) & 3
         if ply > 0 and _settles(flag, value, alpha, beta):
-            zones[ply, CANNOT_WIN] = _mapped(table[slot, 3], perms[canon])
-            zones[ply, HOLDS] = _mapped(table[slot, 4], perms[canon])
+            zones[ply, CANNOT_WIN] = _mapped(table[found, 3], perms[canon])
+            zones[ply, HOLDS] = _mapped(table[found, 4], perms[canon])
             return value  # (the root is searched on, so that it names its move)
-        if info >> 4 > 0:  # stored as 1 + a place of the canonical image
-            hint = perms[canon, (info >> 4) - 1]
+        place = (info >> 4) & PLACES
+        if place > 0:  # stored as 1 + a place of the canonical image
+            hint = perms[canon, place - 1]
 
     if pairings:
         # a pairing of the other side over my lines: I cannot win; mine over theirs: nor they
@@ -210,7 +236,8 @@ def search(
                 zones[ply, HOLDS] = low_zone
             value = high if high <= alpha else low
             flag = EXACT if low == high else (UPPER if high <= alpha else LOWER)
-            _store(table, slot, kx, ko, value, flag, -1, nodes, zones, ply, places[canon])
+            empties = _bits(full & ~occupied)
+            _store(table, slot, kx, ko, value, flag, -1, nodes, zones, ply, places[canon], empties)
             return value
 
     a0 = a = max(alpha, low)  # the window narrowed by what the live lines allow
@@ -325,7 +352,8 @@ def search(
     else:
         flag = EXACT
     place = places[canon, best_move] if best_move >= 0 else -1
-    _store(table, slot, kx, ko, best, flag, place, nodes, zones, ply, places[canon])
+    empties = _bits(full & ~occupied)
+    _store(table, slot, kx, ko, best, flag, place, nodes, zones, ply, places[canon], empties)
     if ply == 0:
         nodes[BEST] = best_move
     return best
