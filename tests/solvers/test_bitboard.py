@@ -205,3 +205,13 @@ def test_prove_marks_agrees_with_prove_and_gives_a_zone_only_where_the_mover_hol
             if proof.holds_zone is not None:
                 assert proof.holds_zone & ~((1 << g.cells) - 1) == 0
     assert zones > 0
+
+
+def test_an_inline_search_is_the_same_search() -> None:
+    """``inline`` only leaves out the thread: the same value, move, nodes and entries."""
+    for board in ("3x4k3", "5x4k4", "6x4k4"):
+        root = Position.initial(Geometry.parse(board))
+        threaded, inline = ProofTable(14), ProofTable(14)
+        a, b = prove(root, table=threaded), prove(root, table=inline, inline=True)
+        assert (a.value, a.best_move, a.nodes) == (b.value, b.best_move, b.nodes)
+        assert np.array_equal(threaded.rows, inline.rows)

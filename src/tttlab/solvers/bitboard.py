@@ -190,6 +190,7 @@ def prove(
     progress: Callable[[SearchProgress], None] | None = None,
     progress_every: float = 1.0,
     keep_on_stop: bool = False,
+    inline: bool = False,
 ) -> Proof:
     """The game-theoretic value of ``position`` (from X's side), by compiled search, with a
     table of ``2**table_bits`` slots, or ``table`` (shared with other proofs on the board).
@@ -200,7 +201,9 @@ def prove(
     ``progress`` is called every ``progress_every`` seconds while the search runs. A search
     stopped (its time limit, a Ctrl-C) forgets its table's entries unless ``keep_on_stop``: they are
     facts all the same (an entry is written only once its subtree is searched through), which
-    a later proof with the same table reuses (:mod:`tttlab.solvers.longrun`).
+    a later proof with the same table reuses (:mod:`tttlab.solvers.longrun`). ``inline``
+    searches in the caller's thread, for many small proofs where starting a thread costs more
+    than the search: no time limit nor progress then, and a Ctrl-C is heard when it returns.
     Raises :class:`SearchTooLarge` when the node budget is spent, :class:`SearchStopped`
     after ``time_limit`` seconds; a Ctrl-C stops the search too (and is raised again).
 
@@ -228,6 +231,7 @@ def prove(
         window,
         progress,
         progress_every,
+        inline,
     )
 
 
@@ -244,6 +248,7 @@ def prove_marks(
     window: tuple[int, int] = (-1, 1),
     progress: Callable[[SearchProgress], None] | None = None,
     progress_every: float = 1.0,
+    inline: bool = False,
 ) -> Proof:
     """:func:`prove` for marks that no game need reach, with the side to move given (1: X):
     no line complete, an empty cell. A table must not mix positions whose side to move is
@@ -313,7 +318,10 @@ def prove_marks(
     worker = threading.Thread(target=run, name="tttlab-proof", daemon=True)
     timed_out = False
     try:
-        worker.start()  # inside: a Ctrl-C may land while start() waits for the thread
+        if inline:  # no thread: no time limit nor progress, a Ctrl-C heard once it returns
+            run()
+        else:
+            worker.start()  # inside: a Ctrl-C may land while start() waits for the thread
         told = started
         while not finished.wait(0.05):
             now = time.perf_counter()

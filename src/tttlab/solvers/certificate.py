@@ -292,7 +292,14 @@ def build_certificate(
         if key not in tables:
             tables[key] = ProofTable(table_bits if key == 0 else min(table_bits, 20))
         try:
-            return prove(p, table=tables[key], node_budget=budget, time_limit=left, window=window)
+            return prove(
+                p,
+                table=tables[key],
+                node_budget=budget,
+                time_limit=left,
+                window=window,
+                inline=p is not position,  # the rest are small, their table mostly filled
+            )
         except SearchStopped:
             if p is position:  # the value itself was not proved: the search says so
                 raise
