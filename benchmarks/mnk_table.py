@@ -17,9 +17,11 @@ reported as such (exit status 3 when any did, and no disagreement).
 With ``--certificates`` each board's proof is also written as a certificate
 (``ttt solve --certificate``) and checked by ``ttt verify``, each in a fresh process: the
 certificate's size (positions with a move, bytes) and both commands' times are reported.
+Certificates have zones (version 3) but on the boards of ``--no-zones`` (7x4k4 and 8x4k4:
+long thin boards, whose positions transpose so much that zones make theirs bigger).
 
 Run:  .venv/bin/python benchmarks/mnk_table.py [--time-limit 600] [--boards 6x5k4,8x4k4]
-      [--certificates] [--json]
+      [--certificates [--no-zones 7x4k4,8x4k4]] [--json]
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ def solve(board: str, time_limit: float, memory_mb: int | None) -> dict[str, Any
     return row
 
 
-def certify(board: str, time_limit: float, memory_mb: int | None) -> dict[str, Any]:
+def certify(board: str, time_limit: float, memory_mb: int | None, zones: bool) -> dict[str, Any]:
     """``ttt solve --certificate FILE`` then ``ttt verify FILE``, each in a fresh process."""
     rows, rest = board.split("x")
     cols, k = rest.split("k")
@@ -91,7 +93,7 @@ def certify(board: str, time_limit: float, memory_mb: int | None) -> dict[str, A
         path = Path(folder) / f"{board}.json"
         argv = [sys.executable, "-m", "tttlab", "solve", "--board", f"{rows}x{cols}", "--k", k]
         argv += ["--engine", "search", "--json", "--time-limit", f"{time_limit:g}"]
-        argv += ["--certificate", str(path)]
+        argv += ["--certificate", str(path), "--zones" if zones else "--no-zones"]
         if memory_mb is not None:
             argv += ["--memory", str(memory_mb)]
         started = time.perf_counter()
@@ -102,7 +104,7 @@ def certify(board: str, time_limit: float, memory_mb: int | None) -> dict[str, A
             row["certificate_error"] = lines[-1] if lines else f"exit {built.returncode}"
             return row
         data = json.loads(built.stdout)["certificate"]
-        row.update(moves=data["moves"], bytes=path.stat().st_size)
+        row.update(moves=data["moves"], bytes=path.stat().st_size, zones=zones)
         started = time.perf_counter()
         checked = subprocess.run(
             [sys.executable, "-m", "tttlab", "verify", str(path)],
@@ -126,7 +128,11 @@ def main() -> int:
     parser.add_argument(
         "--certificates", action="store_true", help="write and verify each board's certificate"
     )
+    parser.add_argument(
+        "--no-zones", default="7x4k4,8x4k4", help="boards certified without zones (version 2)"
+    )
     args = parser.parse_args()
+    plain = set(args.no_zones.split(",")) if args.no_zones else set()
     wanted = set(args.boards.split(",")) if args.boards else None
     rows: list[dict[str, Any]] = []
     disagree = unproved = 0
@@ -140,7 +146,7 @@ def main() -> int:
         elif "value" not in row:
             unproved += 1
         if args.certificates and "error" not in row:
-            row.update(certify(board, args.time_limit, args.memory))
+            row.update(certify(board, args.time_limit, args.memory, board not in plain))
             unproved += "certificate_error" in row
         rows.append(row)
         if not args.json:
@@ -158,7 +164,8 @@ def main() -> int:
             elif "moves" in row:
                 print(
                     f"{'':<6} certificate: {row['moves']:>11,} positions {row['bytes']:>13,} bytes "
-                    f"{row['build_seconds']:>8.2f} s build {row['verify_seconds']:>8.2f} s verify",
+                    f"{row['build_seconds']:>8.2f} s build {row['verify_seconds']:>8.2f} s verify"
+                    f"{'' if row['zones'] else ' (no zones)'}",
                     flush=True,
                 )
     if args.json:

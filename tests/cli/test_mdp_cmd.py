@@ -113,6 +113,7 @@ def test_solve_and_mdp_each_list_only_their_own_options() -> None:
         "--certificate",
         "--checkpoint",
         "--checkpoint-every",
+        "--zones",
         "--memory",
     }
     assert _options("mdp") == shared | {

@@ -181,6 +181,25 @@ def test_ttt_solve_writes_and_ttt_verify_checks(tmp_path: Path) -> None:
     ]
 
 
+def test_ttt_solve_writes_zones_unless_told_not_to(tmp_path: Path) -> None:
+    """Version 3 (zones) by default, version 2 with --no-zones; both verify."""
+    versions = {}
+    for flag in ("--zones", "--no-zones"):
+        path = tmp_path / f"c{flag}.json"
+        board = ("--board", "6x6", "--k", "5", "--engine", "search")
+        solved = ttt("solve", *board, "--certificate", str(path), flag)
+        assert solved.returncode == 0, solved.stderr
+        data = json.loads(path.read_text())
+        versions[flag] = data["version"]
+        zoned = [e for s in data["strategies"].values() for e in s.values() if isinstance(e, dict)]
+        assert bool(zoned) == (flag == "--zones")
+        assert ttt("verify", str(path)).returncode == 0
+    assert versions == {"--zones": 3, "--no-zones": 2}
+    alone = ttt("solve", "--board", "6x6", "--k", "5", "--engine", "search", "--no-zones")
+    assert alone.returncode == 2
+    assert "--zones/--no-zones only work with --certificate" in alone.stderr
+
+
 def test_ttt_verify_on_what_is_not_a_certificate_says_so_in_one_line(tmp_path: Path) -> None:
     for path in (tmp_path / "missing.json", tmp_path):
         result = ttt("verify", str(path))

@@ -62,7 +62,7 @@ def checkpointed_summary(
 
 
 def certificate_summary(
-    geometry: Geometry, path: Path, time_limit: float, memory_mb: int | None
+    geometry: Geometry, path: Path, time_limit: float, memory_mb: int | None, zones: bool = True
 ) -> dict[str, Any]:
     """The JSON of ``ttt solve --certificate``: the certificate's first proof (of the value,
     with the table that the rest of the certificate then shares) and the file written."""
@@ -71,7 +71,8 @@ def certificate_summary(
             Position.initial(geometry),
             table_bits=table_bits(geometry, memory_mb),
             time_limit=time_limit,
-            zones=True,
+            symmetric=True,
+            zones=zones,
         )
     except SearchTooLarge as error:
         raise CommandError(str(error)) from None
@@ -129,7 +130,14 @@ def _moved(ctx: click.Context, param: click.Parameter, mdp: bool) -> bool:
     "--certificate",
     "certificate_path",
     "Proof search: also write the proof's strategies to this file, for ttt verify "
-    "(version 2: one entry per class of positions up to the board's symmetries).",
+    "(version 3: one entry per class of positions up to the board's symmetries, with zones).",
+)
+@click.option(
+    "--zones/--no-zones",
+    default=None,
+    help="Proof search with --certificate: holding strategies with zones (version 3, the "
+    "default), or without (version 2: smaller where positions transpose a lot, as on 8x4 "
+    "with k=4).",
 )
 @file_option(
     "--checkpoint",
@@ -165,6 +173,7 @@ def solve_command(
     certificate_path: Path | None = None,
     checkpoint_path: Path | None = None,
     checkpoint_every: float | None = None,
+    zones: bool | None = None,
     mdp: bool = False,
     **mdp_args: Any,
 ) -> None:
@@ -176,6 +185,7 @@ def solve_command(
         "--certificate": certificate_path,
         "--checkpoint": checkpoint_path,
         "--checkpoint-every": checkpoint_every,
+        "--zones/--no-zones": zones,
     }
     if mdp:
         if any(v is not None for v in search_only.values()):
@@ -197,6 +207,8 @@ def solve_command(
         )
     if checkpoint_every is not None and checkpoint_path is None:
         raise click.UsageError("--checkpoint-every only works with --checkpoint")
+    if zones is not None and certificate_path is None:
+        raise click.UsageError("--zones/--no-zones only work with --certificate")
     if checkpoint_path is not None and certificate_path is not None:
         raise click.UsageError("--checkpoint does not work with --certificate")
     if not use_table:
@@ -225,7 +237,9 @@ def solve_command(
         else:
             writable_target(certificate_path, "'--certificate'")
             with err.status(f"Proving {geometry.name} with a certificate (at most {limit:g} s)…"):
-                summary = certificate_summary(geometry, certificate_path, limit, memory_mb)
+                summary = certificate_summary(
+                    geometry, certificate_path, limit, memory_mb, zones is not False
+                )
         if as_json:
             print_json(summary)
             return
