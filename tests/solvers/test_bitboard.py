@@ -20,7 +20,6 @@ from tttlab.solvers.bitboard import (
     SearchStopped,
     SearchTooLarge,
     prove,
-    prove_marks,
 )
 
 # Published values (Uiterwijk and van den Herik 2000; FACTS.md): 4,4,4, m,4,4 for m <= 8
@@ -184,9 +183,9 @@ def test_a_long_proof_reports_its_nodes_and_the_moves_it_settled() -> None:
         assert "; moves settled: " in p.describe()
 
 
-def test_prove_marks_agrees_with_prove_and_gives_a_zone_only_where_the_mover_holds() -> None:
-    """The same search from the marks and the side to move; its holding zone is one the
-    mover holds in (None where it loses), on random positions of the table's boards."""
+def test_a_holding_zone_comes_only_where_the_mover_holds() -> None:
+    """The proof's holding zone is given only where the side to move holds (None where it
+    loses), and lies on the board, on random positions of the table's boards."""
     zones = 0
     for board in ("3x3k3", "3x4k3", "4x4k3"):
         g = Geometry.parse(board)
@@ -196,9 +195,8 @@ def test_prove_marks_agrees_with_prove_and_gives_a_zone_only_where_the_mover_hol
             position = solution.space.position(int(i))
             if position.is_terminal:
                 continue
-            x_bits, o_bits = position.bitboards
-            proof = prove_marks(g, x_bits, o_bits, int(position.to_move), ProofTable(12))
-            assert proof.value == int(solution.value[i]) == prove(position, table_bits=12).value
+            proof = prove(position, table_bits=12)
+            assert proof.value == int(solution.value[i])
             holds = proof.value * position.to_move.sign >= 0
             assert (proof.holds_zone is not None) <= holds
             zones += proof.holds_zone is not None

@@ -77,7 +77,6 @@ __all__ = [
     "SearchStopped",
     "SearchTooLarge",
     "prove",
-    "prove_marks",
 ]
 
 #: Boards above this many cells are not searched (see :mod:`tttlab.limits`).
@@ -206,6 +205,9 @@ def prove(
     than the search: no time limit nor progress then, and a Ctrl-C is heard when it returns.
     Raises :class:`SearchTooLarge` when the node budget is spent, :class:`SearchStopped`
     after ``time_limit`` seconds; a Ctrl-C stops the search too (and is raised again).
+    ``position`` may be marks that no game reaches, with the side to move given
+    (:class:`~tttlab.solvers.zones.Marks`); a table must not mix those whose side to move is
+    not the one their counts give with the others (its key is the marks alone).
 
     >>> prove(Position.initial()).value
     0
@@ -218,41 +220,8 @@ def prove(
     if position.is_terminal:
         return Proof(position.utility, 0, 0, 0, 0.0)
     x_bits, o_bits = position.bitboards
-    return prove_marks(
-        g,
-        x_bits,
-        o_bits,
-        int(position.to_move),
-        table if table is not None else ProofTable(table_bits),
-        keep_on_stop,
-        node_budget,
-        time_limit,
-        pairings,
-        window,
-        progress,
-        progress_every,
-        inline,
-    )
-
-
-def prove_marks(
-    g: Geometry,
-    x_bits: int,
-    o_bits: int,
-    mover: int,
-    table: ProofTable,
-    keep_on_stop: bool = False,
-    node_budget: int = DEFAULT_NODE_BUDGET,
-    time_limit: float | None = None,
-    pairings: bool = True,
-    window: tuple[int, int] = (-1, 1),
-    progress: Callable[[SearchProgress], None] | None = None,
-    progress_every: float = 1.0,
-    inline: bool = False,
-) -> Proof:
-    """:func:`prove` for marks that no game need reach, with the side to move given (1: X):
-    no line complete, an empty cell. A table must not mix positions whose side to move is
-    not the one their counts give with those whose is (its key is the marks alone)."""
+    mover = int(position.to_move)
+    table = table if table is not None else ProofTable(table_bits)
     low, high = window
     if not -1 <= low < high <= 1:
         raise ValueError(f"a window is (low, high) with -1 <= low < high <= 1, not {window}")
