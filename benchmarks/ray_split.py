@@ -1,17 +1,18 @@
 """The proof search split across a Ray cluster, checked against one process: the first player's
 moves from the empty board (one per class of the board's symmetries) are each proved by a
-Ray task with a table of its own, and the driver takes the best of them (an attacker's node:
-a win cancels the tasks still running). Each task gets its window: the move the search
-orders first is proved exactly, every other one only asked "does it win?" (the window
-(0, 1), a far cheaper question), and only if no move reached 0 are they asked again. The
-design page describes the split in full; this is its first ply, run on a local cluster on
-127.0.0.1 (or on ``--address HOST:PORT``). ``--full-windows`` gives every task the full
-window, as the split did before. With ``--share`` the first move is proved first, alone,
-and every other task starts from the entries of its table (each a finished subtree, so a
-fact whatever the root): what one process's later moves reuse of the first one's proof.
+Ray task, and the driver takes the best of them (an attacker's node: a win cancels the tasks
+still running). Each task gets its window: the move the search orders first is proved
+exactly, every other one only asked "does it win?" (the window (0, 1), a far cheaper
+question), and only if no move reached 0 are they asked again. The tasks of one machine
+share one table while they run (:meth:`ProofTable.shared`, a file in /dev/shm): what one
+task has proved, the others find, as one process's later moves find its earlier ones'.
+The design page describes the split in full; this is its first ply, run on a local cluster
+on 127.0.0.1 (or on ``--address HOST:PORT``: each machine's tasks share that machine's
+table). ``--own-tables`` gives each task a table of its own, ``--full-windows`` every task
+the full window, as the split did before.
 
 Run:  .venv/bin/python benchmarks/ray_split.py [--board 7x7k5] [--cpus 2] [--memory 1024]
-      [--share]
+      [--own-tables] [--full-windows] [--repeat N]
 
 Exits 1 if the split's value differs from the single process's.
 """
@@ -19,11 +20,13 @@ Exits 1 if the split's value differs from the single process's.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
+import tempfile
 import time
+import uuid
 
-import numpy as np
 import ray
 
 from tttlab.game import Geometry, Position
@@ -42,33 +45,49 @@ def canonical(position: Position) -> tuple[int, int]:
     return min(images)
 
 
-Entries = tuple[np.ndarray, np.ndarray]  # a table's used slots and their rows
-
-
 @ray.remote
 def proved(
-    board: str,
-    move: int,
-    memory_mb: int,
-    window: tuple[int, int],
-    known: Entries | None = None,
-    keep: bool = False,
-) -> tuple[int, int, int, int, float, Entries | None]:
-    """(move, value from X's side, its bound, nodes, seconds, the table's entries if
-    ``keep``) of the position after X plays ``move``, within ``window``, from a table that
-    starts with the ``known`` entries."""
+    board: str, move: int, memory_mb: int, window: tuple[int, int], shared: str | None
+) -> tuple[int, int, int, int, float]:
+    """(move, value from X's side, its bound, nodes, seconds) of the position after X plays
+    ``move``, within ``window``, with the table in the file ``shared`` (the other tasks' of
+    this machine), or a table of its own."""
     geometry = Geometry.parse(board)
     child = Position.initial(geometry).apply(move)
     started = time.perf_counter()
-    table = ProofTable(table_bits(geometry, memory_mb))
-    if known is not None:
-        table.rows[known[0]] = known[1]
-        table.bind(geometry)
-        table.entries = len(known[0])
+    bits = table_bits(geometry, memory_mb)
+    table = ProofTable.shared(shared, bits, geometry) if shared else ProofTable(bits)
     proof = prove(child, table=table, node_budget=UNLIMITED_NODES, window=window)
-    used = np.flatnonzero(table.rows[:, 2]) if keep else None
-    entries = (used, table.rows[used]) if used is not None else None
-    return move, proof.value, proof.bound, proof.nodes, time.perf_counter() - started, entries
+    return move, proof.value, proof.bound, proof.nodes, time.perf_counter() - started
+
+
+def split(
+    geometry: Geometry, order: list[int], memory: int, full_windows: bool, shared: str | None
+) -> tuple[int, int, int]:
+    """The root's value from the tasks, the nodes they searched in all, and how many ran."""
+    windows = {m: (-1, 1) if full_windows or m == order[0] else (0, 1) for m in order}
+    best, nodes, asked = -2, 0, 0
+    while windows and best < 1:
+        pending = [proved.remote(geometry.name, m, memory, w, shared) for m, w in windows.items()]
+        asked += len(pending)
+        windows = {}
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            move, value, bound, n, seconds = ray.get(done[0])
+            nodes += n
+            said = {0: "value", -1: "at most", 1: "at least"}[bound]
+            print(f"  X plays {move}: {said} {value:+d}, {n:,} nodes, {seconds:.1f} s")
+            if bound < 0 and value >= 0:
+                windows[move] = (-1, 1)  # not a win: asked again only if nothing holds 0
+            else:
+                best = max(best, value)
+            if best == 1:  # the attacker's node is proved: the rest are not needed
+                for task in pending:
+                    ray.cancel(task, force=True)
+                break
+        if best >= 0:
+            windows = {}  # every move left is at most 0, and one reaches 0: the value
+    return best, nodes, asked
 
 
 def main() -> int:
@@ -78,7 +97,8 @@ def main() -> int:
     parser.add_argument("--memory", type=int, default=1024, help="MiB per table")
     parser.add_argument("--address", default=None, help="an existing cluster's HOST:PORT")
     parser.add_argument("--full-windows", action="store_true", help="every task exact")
-    parser.add_argument("--share", action="store_true", help="the first move's entries to all")
+    parser.add_argument("--own-tables", action="store_true", help="a table per task")
+    parser.add_argument("--repeat", type=int, default=1, help="splits to run (their order varies)")
     args = parser.parse_args()
     geometry = Geometry.parse(args.board)
     root = Position.initial(geometry)
@@ -97,7 +117,6 @@ def main() -> int:
         firsts.setdefault(canonical(root.apply(move)), move)
     # the move the search orders first (the centre), proved exactly; the others asked if they win
     order = sorted(firsts.values(), key=lambda m: -int(_tables(geometry).prior[m]))
-    windows = {m: (-1, 1) if args.full_windows or m == order[0] else (0, 1) for m in order}
     # A local cluster started by ray.init() turns on token authentication (Ray 2.59 on) and
     # leaves its token in ~/.ray/auth_token, which later drivers then present to clusters
     # started without it (`ray start`, as `ttt sweep --address` joins) and are refused: off.
@@ -112,46 +131,30 @@ def main() -> int:
             log_to_driver=False,
             _node_ip_address="127.0.0.1",
         )
+    memory_fs = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
+    disagreed = False
     try:
-        started = time.perf_counter()
-        best, nodes, asked, known = -2, 0, 0, None
-        if args.share:  # the first move alone; its table's entries then go to every task
-            first = windows.pop(order[0])
-            move, value, bound, n, seconds, entries = ray.get(
-                proved.remote(geometry.name, order[0], args.memory, first, None, True)
+        for run in range(args.repeat):
+            shared = None if args.own_tables else f"{memory_fs}/tttlab-split-{uuid.uuid4().hex}"
+            started = time.perf_counter()
+            try:
+                best, nodes, asked = split(geometry, order, args.memory, args.full_windows, shared)
+            finally:
+                if shared:  # this machine's (each other machine keeps its own at that path)
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(shared)
+            tables = "a table per task" if args.own_tables else "one table shared"
+            print(
+                f"split {run + 1} over {len(firsts)} first moves ({asked} tasks, {tables}) on "
+                f"{args.cpus} CPUs: value {best:+d}, {nodes:,} nodes "
+                f"({nodes / single.nodes:.2f} of one process's), "
+                f"{time.perf_counter() - started:.1f} s",
+                flush=True,
             )
-            nodes, asked, best, known = n, 1, value, ray.put(entries)
-            print(f"  X plays {move}: value {value:+d}, {n:,} nodes, {seconds:.1f} s (shared)")
-        while windows and best < 1:
-            pending = [
-                proved.remote(geometry.name, m, args.memory, w, known) for m, w in windows.items()
-            ]
-            asked += len(pending)
-            windows = {}
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
-                move, value, bound, n, seconds, _ = ray.get(done[0])
-                nodes += n
-                said = {0: "value", -1: "at most", 1: "at least"}[bound]
-                print(f"  X plays {move}: {said} {value:+d}, {n:,} nodes, {seconds:.1f} s")
-                if bound < 0 and value >= 0:
-                    windows[move] = (-1, 1)  # not a win: asked again only if nothing holds 0
-                else:
-                    best = max(best, value)
-                if best == 1:  # the attacker's node is proved: the rest are not needed
-                    for task in pending:
-                        ray.cancel(task, force=True)
-                    break
-            if best >= 0:
-                windows = {}  # every move left is at most 0, and one reaches 0: the value
-        split_seconds = time.perf_counter() - started
+            disagreed |= best != single.value
     finally:
         ray.shutdown()
-    print(
-        f"split over {len(firsts)} first moves ({asked} tasks) on {args.cpus} CPUs: value "
-        f"{best:+d}, {nodes:,} nodes, {split_seconds:.1f} s"
-    )
-    if best != single.value:
+    if disagreed:
         print("the split DISAGREES with the single process")
         return 1
     print("the same value")

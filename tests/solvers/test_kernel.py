@@ -10,10 +10,9 @@ import numpy as np
 import pytest
 
 from tttlab.game import Geometry, Position
-from tttlab.solvers.alphabeta import EXACT
-from tttlab.solvers.bitboard import _tables, prove
+from tttlab.solvers import slots
+from tttlab.solvers.bitboard import ProofTable, _tables, prove
 from tttlab.solvers.certificate import pairing
-from tttlab.solvers.kernel import EMPTIES, SETTLED, STORED, TRACKED, _store
 from tttlab.solvers.pairing import PAIRING_STEPS, holds_by_pairing
 
 #: Published values that only the pairing bounds make quick (benchmarks/mnk_table.py: 8,4,4
@@ -125,24 +124,41 @@ def test_moves_left_out_by_relevance_zones_keep_every_value(
         assert prove(p, table_bits=10 if i % 2 else 18).value == expected, p.to_string("/")
 
 
-def test_a_bucket_keeps_the_entry_of_the_bigger_subtree_first() -> None:
-    """Two slots a bucket: the first keeps the entry of the position with more empty cells
-    (dearer to search again), displacing its old entry to the second; the second takes any
-    other. A long proof started again from its table then finds its big subtrees done."""
-    table = np.zeros((2, 5), dtype=np.int64)  # one bucket: every position lands in it
-    nodes = np.zeros(SETTLED + 2 * TRACKED, dtype=np.int64)
-    zones = np.full((1, 3), -1, dtype=np.int64)
-    to = np.arange(64, dtype=np.int64)
-
-    def store(kx: int, empties: int, value: int = 0) -> list[int]:
-        _store(table, 0, kx, 0, value, EXACT, -1, nodes, zones, 0, to, empties)
-        return [int(table[0, 0]), int(table[1, 0])]
-
-    assert store(1, 20) == [1, 0]
-    assert store(2, 10) == [1, 2]  # fewer empty cells: the second slot
-    assert store(3, 30) == [3, 1]  # more: the first, its old entry to the second
-    assert store(4, 5) == [3, 4]
-    assert store(4, 50, value=1) == [3, 4]  # a position already in a slot stays there
-    assert int(table[1, 2]) & 3 == 2  # its entry updated (value + 1)
-    assert int(table[1, 2]) >> EMPTIES == 50
-    assert nodes[STORED] == 2  # new entries only: both slots were filled once
+def test_moves_into_positions_another_search_is_inside_are_deferred_not_dropped() -> None:
+    """In a table shared with other processes, a search defers a move into a position that
+    another search has marked, and comes back to it after its other moves. Positions marked
+    as another search's (here: every position a move or two from each root): the values are
+    the plain negamax's, the search orders its moves otherwise (its node counts change), and
+    it takes away every mark of its own and none of the other's."""
+    g = Geometry(4, 4, 4)
+    t = _tables(g)
+    value = _negamax(g)
+    rng = np.random.default_rng(5)
+    changed = 0
+    for _ in range(40):
+        p = Position.initial(g)
+        for _ in range(int(rng.integers(4, 9))):
+            if not p.is_terminal:
+                p = p.apply(int(rng.choice(p.legal_moves)))
+        if p.is_terminal:
+            continue
+        plain = prove(p, table_bits=12)
+        table = ProofTable(12)
+        table.marks = np.zeros(1 << 10, dtype=np.int64)
+        for first in p.legal_moves:
+            after = p.apply(first)
+            for child in [after] + [after.apply(m) for m in after.legal_moves[::3]]:
+                x, o = child.bitboards
+                imgs = np.zeros((t.bitw.shape[0], 2), dtype=np.int64)
+                for c in range(g.cells):
+                    imgs[:, 0] |= t.bitw[:, c] if x >> c & 1 else 0
+                    imgs[:, 1] |= t.bitw[:, c] if o >> c & 1 else 0
+                slots.mark(table.marks, *slots.canonical(imgs)[:2])
+        others = table.marks.copy()
+        proof = prove(p, table=table)
+        x, o = p.bitboards
+        me, opp = (x, o) if p.to_move == 1 else (o, x)
+        assert proof.value == plain.value == value(me, opp) * (1 if p.to_move == 1 else -1)
+        assert (table.marks == others).all()
+        changed += proof.nodes != plain.nodes
+    assert changed > 0

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from tttlab.errors import TttlabError
 from tttlab.game import Geometry, Position
 from tttlab.solvers import solve_table
-from tttlab.solvers.bitboard import prove
+from tttlab.solvers.bitboard import SearchTooLarge, prove
 from tttlab.solvers.prooftable import ProofTable, ProofTableBoardError
 
 
@@ -55,3 +60,90 @@ def test_a_cleared_table_is_empty_and_any_boards_again() -> None:
     assert (table.entries, table.geometry) == (0, None)
     assert not table.rows[:, 2].any()
     assert prove(Position.initial(Geometry(4, 4, 4)), table=table).value == 0
+
+
+def test_a_shared_table_is_one_table_for_every_process_that_opens_it(tmp_path: Path) -> None:
+    g = Geometry(4, 4, 4)
+    path = tmp_path / "table"
+    first = ProofTable.shared(path, 12, g)
+    second = ProofTable.shared(path, 12, g)
+    assert first.slots == second.slots == 1 << 12
+    assert first.geometry == g
+    assert first.path == path
+    proof = prove(Position.initial(g), table=first)
+    assert (second.rows == first.rows).all()
+    assert second.rows[:, 2].any()
+    again = prove(Position.initial(g), table=second)  # the root's children: all probes
+    assert again.value == proof.value
+    assert again.nodes < proof.nodes
+    second.clear()  # everyone's entries, but the file stays 4x4k4's
+    assert not first.rows[:, 2].any()
+    assert second.geometry == g
+
+
+def test_a_shared_tables_file_is_checked_before_it_is_used(tmp_path: Path) -> None:
+    path = tmp_path / "table"
+    ProofTable.shared(path, 10, Geometry(4, 4, 4))
+    with pytest.raises(ProofTableBoardError, match="holds 4x4k4's proofs, not 4x4k3's"):
+        ProofTable.shared(path, 10, Geometry(4, 4, 3))
+    with pytest.raises(TttlabError, match=r"not a proof table of 2\*\*11 slots"):
+        ProofTable.shared(path, 11, Geometry(4, 4, 4))
+    other = tmp_path / "other"
+    other.write_bytes(b"\0" * path.stat().st_size)
+    with pytest.raises(TttlabError, match=r"is not a proof table$"):
+        ProofTable.shared(other, 10, Geometry(4, 4, 4))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other", "table"]  # nothing aside
+
+
+def test_a_stopped_search_leaves_a_shared_tables_entries(tmp_path: Path) -> None:
+    """Other processes' searches are using them (and every entry is a fact)."""
+    g = Geometry(5, 5, 4)
+    table = ProofTable.shared(tmp_path / "table", 16, g)
+    prove(Position.from_string("X.O../.X.../..O../...../.....", g), table=table)
+    held = table.rows.copy()
+    with pytest.raises(SearchTooLarge):
+        prove(Position.initial(g), table=table, node_budget=2_000)
+    assert table.rows[:, 2].any()
+    assert table.geometry == g
+    assert (held[:, 2] != 0).sum() <= (table.rows[:, 2] != 0).sum()
+
+
+#: A process that proves positions with the shared table, as a Ray task does; its values out.
+WORKER = """
+import json, sys
+from tttlab.game import Geometry, Position
+from tttlab.solvers.bitboard import SearchTooLarge, prove
+from tttlab.solvers.prooftable import ProofTable
+g = Geometry.parse(sys.argv[2])
+table = ProofTable.shared(sys.argv[1], 9, g)
+print(json.dumps([prove(Position.from_string(p, g), table=table).value for p in sys.argv[3:]]))
+"""
+
+
+def test_processes_sharing_a_table_while_they_search_get_its_values(tmp_path: Path) -> None:
+    """Two processes prove the same positions at once in a small shared table, so that they
+    overwrite each other's entries and read entries being written: every value is the one a
+    table of its own gives."""
+    g = Geometry(5, 5, 4)
+    rng = np.random.default_rng(3)
+    positions = []
+    while len(positions) < 150:  # about a second of search each
+        p = Position.initial(g)
+        for _ in range(int(rng.integers(1, 7))):
+            if not p.is_terminal:
+                p = p.apply(int(rng.choice(p.legal_moves)))
+        if not p.is_terminal:
+            positions.append(p.to_string())
+    expected = [prove(Position.from_string(p, g), table_bits=16).value for p in positions]
+    path = str(tmp_path / "table")
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, path, g.name, *order],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for order in (positions, positions[::-1])
+    ]
+    found = [json.loads(worker.communicate(timeout=120)[0]) for worker in workers]
+    assert [w.returncode for w in workers] == [0, 0]
+    assert found == [expected, expected[::-1]]

@@ -200,7 +200,8 @@ def prove(
     ``progress`` is called every ``progress_every`` seconds while the search runs. A search
     stopped (its time limit, a Ctrl-C) forgets its table's entries unless ``keep_on_stop``: they are
     facts all the same (an entry is written only once its subtree is searched through), which
-    a later proof with the same table reuses (:mod:`tttlab.solvers.longrun`). ``inline``
+    a later proof with the same table reuses (:mod:`tttlab.solvers.longrun`); a table shared
+    with other processes (:meth:`ProofTable.shared`) is never cleared. ``inline``
     searches in the caller's thread, for many small proofs where starting a thread costs more
     than the search: no time limit nor progress then, and a Ctrl-C is heard when it returns.
     Raises :class:`SearchTooLarge` when the node budget is spent, :class:`SearchStopped`
@@ -234,6 +235,7 @@ def prove(
             if bits >> c & 1:
                 imgs[:, side] |= t.bitw[:, c]
     table.bind(g)
+    forget = not keep_on_stop and table.path is None  # a shared table: others' facts too
     # visited, budget, stored, stop, the root's best move; then the progress counters
     nodes = np.zeros(SETTLED + 2 * TRACKED, dtype=np.int64)
     nodes[[BUDGET, STORED, BEST]] = node_budget, table.entries, -1
@@ -275,6 +277,7 @@ def prove(
                     t.pair_lines,
                     zones,
                     pairings,
+                    table.marks,
                 )
             )
         finally:
@@ -307,14 +310,14 @@ def prove(
         if worker.ident is not None:
             finished.wait()
         table.entries = int(nodes[STORED])
-        if not keep_on_stop:
+        if forget:
             table.clear()
         raise
     seconds = time.perf_counter() - started
     table.entries = int(nodes[STORED])
     if nodes[VISITED] > nodes[BUDGET] or not result:
         if timed_out:
-            if not keep_on_stop:
+            if forget:
                 table.clear()
             stopped = SearchStopped(
                 f"{g.name} was not proved within the time limit of {time_limit:g} s "
@@ -322,7 +325,8 @@ def prove(
             )
             stopped.nodes = int(nodes[VISITED])
             raise stopped
-        table.clear()
+        if table.path is None:
+            table.clear()
         raise SearchTooLarge(
             f"{g.name} was not proved within {node_budget:,} nodes ({seconds:.0f} s); "
             "the search was stopped"

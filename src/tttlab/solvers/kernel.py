@@ -6,10 +6,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from tttlab.solvers import alphabeta
+from tttlab.solvers import alphabeta, slots
 from tttlab.solvers.alphabeta import EXACT, LOWER, UPPER
 from tttlab.solvers.pairing import PAIRING_STEPS, bit_index, holds_by_pairing
 from tttlab.solvers.pairing import bits as _bits
+from tttlab.solvers.slots import EMPTIES, PLACES
 
 __all__ = ["BEST", "BUDGET", "MOVES", "SETTLED", "STOP", "STORED", "TRACKED", "VISITED", "search"]
 
@@ -23,9 +24,6 @@ SETTLED, MOVES, TRACKED = 5, 13, 8
 #: zones[ply, ...]: the cells that a proof at that ply reads (-1: all), for its claim that the
 #: side to move cannot win, and for its claim that the side to move holds (cannot lose).
 CANNOT_WIN, HOLDS = 0, 1
-#: An entry's third word: value + 1 in bits 0-1, the flag in 2-3, 1 + the best move's place
-#: in 4-15 (masked by PLACES), the position's empty cells from bit EMPTIES.
-PLACES, EMPTIES = 0xFFF, 16
 #: zones[ply, UNPAIRED]: 1 where the search at that ply found no pairing of the other side
 #: over the mover's lines. The mover's move leaves those lines and takes a cell, so the
 #: reply does not look for the same pairing again.
@@ -39,18 +37,6 @@ def paired_cells(scratch: np.ndarray) -> int:
     for i in range(scratch[2, 1]):
         cells |= scratch[3, i]
     return cells
-
-
-@nb.njit(cache=True, inline="always")
-def _slot(kx: int, ko: int, mask: int) -> int:
-    """The first of the two slots of the position's bucket."""
-    h = kx * 0x7E3779B97F4A7C15 + ko * 0x3C6EF372FE94F82B
-    return (h ^ (h >> 29) ^ (h >> 41)) & mask & ~1
-
-
-@nb.njit(cache=True, inline="always")
-def _holds(table: np.ndarray, slot: int, kx: int, ko: int) -> bool:
-    return bool(table[slot, 2] != 0 and table[slot, 0] == kx and table[slot, 1] == ko)
 
 
 @nb.njit(cache=True, inline="always")
@@ -81,30 +67,14 @@ def _store(
     to: np.ndarray,
     empties: int,
 ) -> None:
-    """Write an entry into the bucket at ``slot``: the canonical pair, then value + 1 (never 0,
-    so 0 marks an empty slot), the flag, 1 + the best move's canonical place (0: none) and
-    the empty cells (``empties``), then the zones of its claims at ``ply`` moved onto the
-    canonical image (``to``: the symmetry's places). The bucket's first slot keeps the entry
-    of the position with more empty cells (the bigger subtree, dearer to search again), the
-    one it displaces moving to the second slot; the second takes any other."""
-    if _holds(table, slot + 1, kx, ko):
-        slot += 1
-    elif not _holds(table, slot, kx, ko):
-        first = table[slot, 2]
-        if first != 0 and empties < first >> EMPTIES:
-            slot += 1
-        elif first != 0:
-            if table[slot + 1, 2] == 0:
-                nodes[STORED] += 1
-            for w in range(5):
-                table[slot + 1, w] = table[slot, w]
-    if table[slot, 2] == 0:
-        nodes[STORED] += 1  # a new entry (an overwritten one is not)
-    table[slot, 0] = kx
-    table[slot, 1] = ko
-    table[slot, 2] = (value + 1) | (flag << 2) | ((place + 1) << 4) | (empties << EMPTIES)
-    table[slot, 3] = _mapped(zones[ply, CANNOT_WIN], to)
-    table[slot, 4] = _mapped(zones[ply, HOLDS], to)
+    """Write an entry (:func:`slots.store`): the canonical pair, value + 1 (never 0, so 0
+    marks an empty slot), the flag, 1 + the best move's canonical place (0: none) and the
+    empty cells (``empties``), then the zones of its claims at ``ply`` moved onto the
+    canonical image (``to``: the symmetry's places)."""
+    info = (value + 1) | (flag << 2) | ((place + 1) << 4) | (empties << EMPTIES)
+    cannot_win = _mapped(zones[ply, CANNOT_WIN], to)
+    holds = _mapped(zones[ply, HOLDS], to)
+    nodes[STORED] += slots.store(table, slot, kx, ko, info, cannot_win, holds)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -133,6 +103,7 @@ def search(
     pair_lines: np.ndarray,
     zones: np.ndarray,
     pairings: bool,
+    marks: np.ndarray,
 ) -> int:
     nodes[VISITED] += 1
     if (nodes[VISITED] & 4095) == 0 and nodes[STOP] != 0:
@@ -188,25 +159,16 @@ def search(
         zones[ply, HOLDS] = low_zone
         return low
 
-    kx = imgs[0, 0]
-    ko = imgs[0, 1]
-    canon = 0  # the symmetry whose image is the canonical one
-    for s in range(1, imgs.shape[0]):
-        x = imgs[s, 0]
-        if x < kx or (x == kx and imgs[s, 1] < ko):
-            kx = x
-            ko = imgs[s, 1]
-            canon = s
-    slot = _slot(kx, ko, table.shape[0] - 1)
+    kx, ko, canon = slots.canonical(imgs)  # canon: the symmetry giving the canonical image
+    slot = slots.bucket(kx, ko, table.shape[0] - 1)
     hint = -1
-    found = slot if _holds(table, slot, kx, ko) else slot + 1
-    if _holds(table, found, kx, ko):
-        info = table[found, 2]
+    info, cannot_win, holds = slots.probe(table, slot, kx, ko)
+    if info != 0:
         value = int(info & 3) - 1
         flag = (info >> 2) & 3
         if ply > 0 and _settles(flag, value, alpha, beta):
-            zones[ply, CANNOT_WIN] = _mapped(table[found, 3], perms[canon])
-            zones[ply, HOLDS] = _mapped(table[found, 4], perms[canon])
+            zones[ply, CANNOT_WIN] = _mapped(cannot_win, perms[canon])
+            zones[ply, HOLDS] = _mapped(holds, perms[canon])
             return value  # (the root is searched on, so that it names its move)
         place = (info >> 4) & PLACES
         if place > 0:  # stored as 1 + a place of the canonical image
@@ -281,16 +243,33 @@ def search(
     if ply < TRACKED:
         nodes[SETTLED + ply] = 0
         nodes[MOVES + ply] = n
-    for i in range(n):
-        cell = moves[ply, i]
+    shared = marks.shape[0] > 1  # other processes search in this table: mark, and defer
+    marked = slots.mark(marks, kx, ko) if shared else -1
+    deferred = 0  # moves into positions another search is inside: searched after the others
+    settled = 0
+    for i in range(2 * n):
+        if i >= n and deferred == 0:
+            break
+        cell = moves[ply, i % n]
         bit = 1 << cell
-        if ply < TRACKED:
-            nodes[SETTLED + ply] = i
+        if i >= n and not deferred & bit:
+            continue
         if a >= 0 and not common & bit:
             best = max(best, 0)  # the replies that refuted a move outside it refute this one
+            settled += 1
             continue
         for s in range(imgs.shape[0]):
             imgs[s, side] |= bitw[s, cell]
+        if shared and 0 < i < n:  # (the first move is never deferred)
+            cx, co, _ = slots.canonical(imgs)
+            if slots.busy(marks, cx, co):
+                for s in range(imgs.shape[0]):
+                    imgs[s, side] &= ~bitw[s, cell]
+                deferred |= bit
+                continue
+        if ply < TRACKED:
+            nodes[SETTLED + ply] = settled
+        settled += 1
         value = -search(
             opp,
             me | bit,
@@ -316,10 +295,12 @@ def search(
             pair_lines,
             zones,
             pairings,
+            marks,
         )
         for s in range(imgs.shape[0]):
             imgs[s, side] &= ~bitw[s, cell]
         if nodes[VISITED] > nodes[BUDGET]:
+            slots.unmark(marks, marked, kx, ko)
             return 0
         if value <= 0:
             refuted |= zones[ply + 1, HOLDS] | bit
@@ -333,6 +314,7 @@ def search(
             a = best
         if a >= b:
             break
+    slots.unmark(marks, marked, kx, ko)
     best = min(max(best, low), high)
     if best <= 0 and (best < b or best == high):
         if high != 0 and n_threats == 1:

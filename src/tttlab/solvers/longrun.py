@@ -38,7 +38,7 @@ from tttlab.solvers.bitboard import (
 __all__ = ["CheckpointError", "load_checkpoint", "prove_resumable", "save_checkpoint"]
 
 #: The checkpoint file's format, written in it.
-CHECKPOINT_FORMAT = "tttlab-proof-checkpoint-1"
+CHECKPOINT_FORMAT = "tttlab-proof-checkpoint-2"  # 2: X key sealed (slots.seal)
 
 
 class CheckpointError(TttlabError):

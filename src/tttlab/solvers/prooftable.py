@@ -1,10 +1,14 @@
 """The proof search's transposition table (:mod:`tttlab.solvers.bitboard`): one row of
-40 bytes per slot, which several proofs on one board may share."""
+40 bytes per slot, which several proofs on one board may share, in one process or, through a
+file (:meth:`ProofTable.shared`), in several processes of one machine while they run."""
 
 from __future__ import annotations
 
 import contextlib
 import mmap
+import os
+import uuid
+from pathlib import Path
 
 import numpy as np
 
@@ -28,21 +32,93 @@ class ProofTable:
     """
 
     def __init__(self, bits: int) -> None:
-        # One row of 40 bytes per slot, so that a probe reads one place in memory: X's and O's
-        # canonical bitboards, then value + 1 | flag << 2 | (1 + the best move's place) << 4,
-        # then the zones of the entry's claims (cannot win, holds) on the canonical image.
+        # One row of 40 bytes per slot, so that a probe reads one place in memory: X's
+        # canonical bitboard sealed with the other words (slots.seal), O's, then value + 1 |
+        # flag << 2 | (1 + the best move's place) << 4 | empty cells << 16, then the zones of
+        # the entry's claims (cannot win, holds) on the canonical image (tttlab.solvers.slots).
         # All zeros, so the memory is taken as the search first writes it, not up front; a
         # slot whose third word is 0 is empty.
         # The rows live in an anonymous mapping that asks for huge pages: a big search writes
         # its entries all over the table, and with 4 KiB pages every first write is a page
         # fault (5x5 k=4 in a 3 GiB table: 3.5 s of faults for a 0.15 s search).
-        self._memory = mmap.mmap(-1, (1 << bits) * self.SLOT_BYTES)
+        self._memory = mmap.mmap(-1, (1 << bits) * self.SLOT_BYTES + 8)
         if hasattr(mmap, "MADV_HUGEPAGE"):
             with contextlib.suppress(OSError):
                 self._memory.madvise(mmap.MADV_HUGEPAGE)
-        self.rows = np.frombuffer(self._memory, dtype=np.int64).reshape(-1, 5)
-        self.entries = 0
-        self.geometry: Geometry | None = None  # the board, from its first proof
+        self._open(self._memory, 0, 1 << bits, 1, None, None)
+
+    def _open(
+        self,
+        memory: mmap.mmap,
+        offset: int,
+        slots: int,
+        marks: int,
+        geometry: Geometry | None,
+        path: Path | None,
+    ) -> None:
+        self._memory = memory
+        self.rows = np.frombuffer(memory, np.int64, slots * 5, offset).reshape(-1, 5)
+        # the positions that searches in other processes are inside (kernel: slots.mark); one
+        # word, unused, where the table is not shared
+        self.marks = np.frombuffer(memory, np.int64, marks, offset + slots * self.SLOT_BYTES)
+        self.entries = 0  # this process's count: another's new entries are not seen
+        self.geometry = geometry  # the board, from its first proof or the shared file
+        self.path = path  # the shared file, or None
+
+    #: The first bytes of a shared table's file: this, then the board's name.
+    SHARED_MAGIC = b"tttlab-proof-table-1 "
+    SHARED_HEADER = 64
+    #: The marks of a shared table (a few a search: one per position on its path).
+    SHARED_MARKS = 1 << 16
+
+    @classmethod
+    def shared(cls, path: str | os.PathLike[str], bits: int, geometry: Geometry) -> ProofTable:
+        """The table of ``geometry``'s proofs in the file at ``path``, created (zeros) if there
+        is none: every process of the machine that opens the same file shares the table while
+        the searches run, each seeing the entries that the others have written (searches in
+        several processes then share their subtrees as one process's do). Put the file on a
+        memory file system (``/dev/shm``). An entry being written while another process
+        reads it fails its seal and is not used. Raises :class:`ProofTableBoardError` if the
+        file holds another board's proofs, and :class:`~tttlab.errors.TttlabError` if it is
+        not a table of ``2**bits`` slots."""
+        file = Path(path)
+        size = cls.SHARED_HEADER + (1 << bits) * cls.SLOT_BYTES + cls.SHARED_MARKS * 8
+        if not file.exists():  # made whole aside, then linked: a process sees all or none
+            header = (cls.SHARED_MAGIC + geometry.name.encode()).ljust(cls.SHARED_HEADER, b"\0")
+            aside = file.with_name(f".{file.name}.{uuid.uuid4().hex}")
+            with open(aside, "wb") as out:
+                out.write(header)
+                out.truncate(size)
+            try:
+                os.link(aside, file)
+            except FileExistsError:
+                pass  # another process made it first
+            finally:
+                aside.unlink()
+        descriptor = os.open(file, os.O_RDWR)
+        try:
+            found = os.fstat(descriptor).st_size
+            if found != size:
+                raise TttlabError(
+                    f"{file} is not a proof table of 2**{bits} slots ({found:,} bytes, "
+                    f"not {size:,})"
+                )
+            memory = mmap.mmap(descriptor, size)
+        finally:
+            os.close(descriptor)
+        header = memory[: cls.SHARED_HEADER]
+        if not header.startswith(cls.SHARED_MAGIC):
+            memory.close()
+            raise TttlabError(f"{file} is not a proof table")
+        board = header[len(cls.SHARED_MAGIC) :].rstrip(b"\0").decode("ascii", "replace")
+        if board != geometry.name:
+            memory.close()
+            raise ProofTableBoardError(
+                f"the proof table {file} holds {board}'s proofs, not {geometry.name}'s"
+            )
+        table = cls.__new__(cls)
+        table._open(memory, cls.SHARED_HEADER, 1 << bits, cls.SHARED_MARKS, geometry, file)
+        return table
 
     def bind(self, geometry: Geometry) -> None:
         """Hold ``geometry``'s proofs only: raise if the table holds another board's."""
@@ -61,7 +137,9 @@ class ProofTable:
         return int(self.rows.shape[0])
 
     def clear(self) -> None:
-        """Forget everything (after a search stopped half-way, whose entries are not facts)."""
+        """Forget everything: every process's entries, if shared (whose file stays
+        ``geometry``'s)."""
         self.rows[:, 2] = 0
         self.entries = 0
-        self.geometry = None  # empty: any board's again
+        if self.path is None:
+            self.geometry = None  # empty: any board's again
