@@ -20,14 +20,16 @@ Exits 1 if the split's value differs from the single process's.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
 import os
+import shutil
 import tempfile
 import time
 import uuid
+from pathlib import Path
 
 import ray
+from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from tttlab.game import Geometry, Position
 from tttlab.solvers.bitboard import UNLIMITED_NODES, ProofTable, _tables, prove
@@ -45,20 +47,57 @@ def canonical(position: Position) -> tuple[int, int]:
     return min(images)
 
 
+FOLDERS = (Path("/dev/shm"), Path(tempfile.gettempdir()))
+
+
+def table_file(name: str, memory_mb: int) -> Path:
+    """Where this machine keeps the shared table called ``name``: in /dev/shm where there is
+    room for ``memory_mb`` MiB, else in the temporary folder (each machine has its own)."""
+    for folder in FOLDERS:
+        if (folder / name).exists() or (
+            folder.is_dir() and shutil.disk_usage(folder).free > memory_mb << 20
+        ):
+            return folder / name
+    return FOLDERS[-1] / name
+
+
 @ray.remote
 def proved(
     board: str, move: int, memory_mb: int, window: tuple[int, int], shared: str | None
 ) -> tuple[int, int, int, int, float]:
     """(move, value from X's side, its bound, nodes, seconds) of the position after X plays
-    ``move``, within ``window``, with the table in the file ``shared`` (the other tasks' of
-    this machine), or a table of its own."""
+    ``move``, within ``window``, with this machine's table called ``shared`` (the other
+    tasks' here), or a table of its own."""
     geometry = Geometry.parse(board)
     child = Position.initial(geometry).apply(move)
     started = time.perf_counter()
     bits = table_bits(geometry, memory_mb)
-    table = ProofTable.shared(shared, bits, geometry) if shared else ProofTable(bits)
+    if shared:
+        table = ProofTable.shared(table_file(shared, memory_mb), bits, geometry)
+    else:
+        table = ProofTable(bits)
     proof = prove(child, table=table, node_budget=UNLIMITED_NODES, window=window)
     return move, proof.value, proof.bound, proof.nodes, time.perf_counter() - started
+
+
+@ray.remote(num_cpus=0)
+def forget(name: str) -> None:
+    """Remove this machine's shared table called ``name``, if it has one."""
+    for folder in FOLDERS:
+        (folder / name).unlink(missing_ok=True)
+
+
+def forget_everywhere(name: str) -> None:
+    """Remove the shared table from every machine of the cluster."""
+    ray.get(
+        [
+            forget.options(
+                scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
+            ).remote(name)
+            for node in ray.nodes()
+            if node["Alive"]
+        ]
+    )
 
 
 def split(
@@ -131,18 +170,16 @@ def main() -> int:
             log_to_driver=False,
             _node_ip_address="127.0.0.1",
         )
-    memory_fs = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
     disagreed = False
     try:
         for run in range(args.repeat):
-            shared = None if args.own_tables else f"{memory_fs}/tttlab-split-{uuid.uuid4().hex}"
+            shared = None if args.own_tables else f"tttlab-split-{uuid.uuid4().hex}"
             started = time.perf_counter()
             try:
                 best, nodes, asked = split(geometry, order, args.memory, args.full_windows, shared)
             finally:
-                if shared:  # this machine's (each other machine keeps its own at that path)
-                    with contextlib.suppress(FileNotFoundError):
-                        os.unlink(shared)
+                if shared:
+                    forget_everywhere(shared)
             tables = "a table per task" if args.own_tables else "one table shared"
             print(
                 f"split {run + 1} over {len(firsts)} first moves ({asked} tasks, {tables}) on "

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -93,6 +95,25 @@ def test_a_shared_tables_file_is_checked_before_it_is_used(tmp_path: Path) -> No
     with pytest.raises(TttlabError, match=r"is not a proof table$"):
         ProofTable.shared(other, 10, Geometry(4, 4, 4))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["other", "table"]  # nothing aside
+
+
+def test_a_shared_table_that_cannot_be_made_is_a_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = Geometry(4, 4, 4)
+    with pytest.raises(TttlabError, match=r"cannot open the proof table .*: No such file"):
+        ProofTable.shared(tmp_path / "no" / "table", 10, g)
+    with pytest.raises(TttlabError, match=r"cannot open the proof table .*: Is a directory"):
+        ProofTable.shared(tmp_path, 10, g)
+
+    def full(descriptor: int, offset: int, size: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    # a memory file system too small: said when the file is made, not as a bus error later
+    monkeypatch.setattr(os, "posix_fallocate", full, raising=False)
+    with pytest.raises(TttlabError, match="No space left on device"):
+        ProofTable.shared(tmp_path / "table", 10, g)
+    assert list(tmp_path.iterdir()) == []  # nothing left half-made
 
 
 def test_a_stopped_search_leaves_a_shared_tables_entries(tmp_path: Path) -> None:

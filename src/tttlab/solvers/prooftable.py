@@ -83,29 +83,22 @@ class ProofTable:
         not a table of ``2**bits`` slots."""
         file = Path(path)
         size = cls.SHARED_HEADER + (1 << bits) * cls.SLOT_BYTES + cls.SHARED_MARKS * 8
-        if not file.exists():  # made whole aside, then linked: a process sees all or none
-            header = (cls.SHARED_MAGIC + geometry.name.encode()).ljust(cls.SHARED_HEADER, b"\0")
-            aside = file.with_name(f".{file.name}.{uuid.uuid4().hex}")
-            with open(aside, "wb") as out:
-                out.write(header)
-                out.truncate(size)
-            try:
-                os.link(aside, file)
-            except FileExistsError:
-                pass  # another process made it first
-            finally:
-                aside.unlink()
-        descriptor = os.open(file, os.O_RDWR)
         try:
-            found = os.fstat(descriptor).st_size
-            if found != size:
-                raise TttlabError(
-                    f"{file} is not a proof table of 2**{bits} slots ({found:,} bytes, "
-                    f"not {size:,})"
-                )
-            memory = mmap.mmap(descriptor, size)
-        finally:
-            os.close(descriptor)
+            if not file.exists():
+                cls._create(file, size, geometry)
+            descriptor = os.open(file, os.O_RDWR)
+            try:
+                found = os.fstat(descriptor).st_size
+                if found != size:
+                    raise TttlabError(
+                        f"{file} is not a proof table of 2**{bits} slots ({found:,} bytes, "
+                        f"not {size:,})"
+                    )
+                memory = mmap.mmap(descriptor, size)
+            finally:
+                os.close(descriptor)
+        except OSError as error:  # no such folder, a folder, no permission, no room
+            raise TttlabError(f"cannot open the proof table {file}: {error.strerror}") from None
         header = memory[: cls.SHARED_HEADER]
         if not header.startswith(cls.SHARED_MAGIC):
             memory.close()
@@ -119,6 +112,25 @@ class ProofTable:
         table = cls.__new__(cls)
         table._open(memory, cls.SHARED_HEADER, 1 << bits, cls.SHARED_MARKS, geometry, file)
         return table
+
+    @classmethod
+    def _create(cls, file: Path, size: int, geometry: Geometry) -> None:
+        """Make the file whole aside, its room taken (a memory file system too small says so
+        here, not with a bus error half-way through a search), then link it in: a process
+        sees all of it or none. Another process that made it first wins."""
+        header = (cls.SHARED_MAGIC + geometry.name.encode()).ljust(cls.SHARED_HEADER, b"\0")
+        aside = file.with_name(f".{file.name}.{uuid.uuid4().hex}")
+        try:
+            with open(aside, "wb") as out:
+                out.write(header)
+                out.truncate(size)
+                if hasattr(os, "posix_fallocate"):
+                    os.posix_fallocate(out.fileno(), 0, size)
+            with contextlib.suppress(FileExistsError):
+                os.link(aside, file)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                aside.unlink()
 
     def bind(self, geometry: Geometry) -> None:
         """Hold ``geometry``'s proofs only: raise if the table holds another board's."""
