@@ -67,6 +67,37 @@ def test_a_killed_run_continues_where_its_last_checkpoint_left_it(tmp_path: Path
     assert resumed.nodes > done > 0
 
 
+def test_a_run_stopped_by_sigterm_saves_its_table_first(tmp_path: Path) -> None:
+    """A scheduler stops a job with SIGTERM: the run saves as on a Ctrl-C, then ends with
+    KeyboardInterrupt (the command line's exit status 130)."""
+    path = tmp_path / "run.npz"
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from tttlab.game import Geometry, Position\n"
+        "from tttlab.solvers.longrun import prove_resumable\n"
+        "def told(progress):\n"
+        "    print('searching', flush=True)\n"
+        "try:\n"
+        f"    prove_resumable(Position.initial(Geometry(8, 8, 5)), Path({str(path)!r}), 20,\n"
+        "                    600, progress=told, progress_every=0.2)\n"
+        "except KeyboardInterrupt:\n"
+        "    sys.exit(130)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "searching\n"  # the search runs: no save yet
+        assert not path.exists()
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=60) == 130
+    finally:
+        child.kill()
+    table = ProofTable(20)
+    load_checkpoint(path, Position.initial(Geometry(8, 8, 5)), table)
+    assert table.entries > 0
+
+
 def test_a_checkpoint_of_another_proof_or_table_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "run.npz"
     root = Position.initial(Geometry(4, 4, 4))

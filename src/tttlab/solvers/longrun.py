@@ -7,15 +7,19 @@ same table walks straight down to where the last one was (each finished subtree 
 and goes on from there. :func:`prove_resumable` stops the search every ``every`` seconds,
 writes the table's entries to the checkpoint file (numpy's ``.npz``, no pickle; written
 atomically: a kill leaves the last checkpoint whole) and goes on; started again with the same
-file, it loads them first. What a kill loses is the work since the last checkpoint.
+file, it loads them first. A SIGTERM (a scheduler's stop, ``kill``) saves as a Ctrl-C does;
+what a ``kill -9`` loses is the work since the last checkpoint.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import signal
+import threading
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -126,6 +130,24 @@ def load_checkpoint(path: Path, position: Position, table: ProofTable) -> int:
     return int(fields["nodes"])
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """A SIGTERM heard as a Ctrl-C while the block runs (in the main thread only, where
+    Python's signal handlers run), so that a run stopped by a scheduler saves its table."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def prove_resumable(
     position: Position,
     checkpoint: Path,
@@ -138,35 +160,38 @@ def prove_resumable(
     """:func:`~tttlab.solvers.bitboard.prove`, saving its table to ``checkpoint`` every
     ``every`` seconds and when the time limit stops it (then
     :class:`~tttlab.solvers.bitboard.SearchStopped` is raised), and starting from the saved
-    table where the file exists. The proof's nodes count every run's."""
-    table = ProofTable(table_bits)
-    before = load_checkpoint(checkpoint, position, table) if checkpoint.exists() else 0
-    started = time.perf_counter()
-    search = partial(
-        prove,
-        position,
-        table=table,
-        node_budget=UNLIMITED_NODES,
-        progress=progress,
-        progress_every=progress_every,
-    )
-    while True:
-        left = None if time_limit is None else time_limit - (time.perf_counter() - started)
-        chunk = every if left is None else max(min(every, left), 0.001)
-        try:
-            proof = search(time_limit=chunk, keep_on_stop=True)
-        except SearchStopped as stopped:
-            before += stopped.nodes
-            save_checkpoint(checkpoint, position, table, before)
-            if left is not None and left <= every:
-                over = SearchStopped(
-                    f"{position.geometry.name} was not proved within the time limit of "
-                    f"{time_limit:g} s ({before:,} nodes over every run); the search was stopped"
-                )
-                over.nodes = before
-                raise over from None
-            continue
-        except KeyboardInterrupt:  # Ctrl-C: what the table holds is kept for the next run
-            save_checkpoint(checkpoint, position, table, before)
-            raise
-        return replace(proof, nodes=before + proof.nodes, seconds=time.perf_counter() - started)
+    table where the file exists; a Ctrl-C or a SIGTERM saves it too (and raises
+    KeyboardInterrupt). The proof's nodes count every run's."""
+    with _terminate_as_interrupt():
+        table = ProofTable(table_bits)
+        before = load_checkpoint(checkpoint, position, table) if checkpoint.exists() else 0
+        started = time.perf_counter()
+        search = partial(
+            prove,
+            position,
+            table=table,
+            node_budget=UNLIMITED_NODES,
+            progress=progress,
+            progress_every=progress_every,
+        )
+        while True:
+            left = None if time_limit is None else time_limit - (time.perf_counter() - started)
+            chunk = every if left is None else max(min(every, left), 0.001)
+            try:
+                proof = search(time_limit=chunk, keep_on_stop=True)
+            except SearchStopped as stopped:
+                before += stopped.nodes
+                save_checkpoint(checkpoint, position, table, before)
+                if left is not None and left <= every:
+                    over = SearchStopped(
+                        f"{position.geometry.name} was not proved within the time limit of "
+                        f"{time_limit:g} s ({before:,} nodes over every run); "
+                        "the search was stopped"
+                    )
+                    over.nodes = before
+                    raise over from None
+                continue
+            except KeyboardInterrupt:  # Ctrl-C, SIGTERM: the table is kept for the next run
+                save_checkpoint(checkpoint, position, table, before)
+                raise
+            return replace(proof, nodes=before + proof.nodes, seconds=time.perf_counter() - started)
