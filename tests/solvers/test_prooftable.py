@@ -109,11 +109,33 @@ def test_a_shared_table_that_cannot_be_made_is_a_one_line_error(
     def full(descriptor: int, offset: int, size: int) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    # a memory file system too small: said when the file is made, not as a bus error later
+    made = tmp_path / "made"
+    ProofTable.shared(made, 10, g)
+    assert made.stat().st_mode & 0o777 == 0o600
+    # a memory file system too small: said when the file is made or opened (one made sparse
+    # elsewhere), not as a bus error half-way through a search
     monkeypatch.setattr(os, "posix_fallocate", full, raising=False)
     with pytest.raises(TttlabError, match="No space left on device"):
         ProofTable.shared(tmp_path / "table", 10, g)
-    assert list(tmp_path.iterdir()) == []  # nothing left half-made
+    with pytest.raises(TttlabError, match="No space left on device"):
+        ProofTable.shared(made, 10, g)
+    assert [p.name for p in tmp_path.iterdir()] == ["made"]  # nothing left half-made
+
+
+def test_a_shared_table_anyone_may_write_is_not_trusted(tmp_path: Path) -> None:
+    """Its entries are taken as facts: a file that another user may have written is not."""
+    g = Geometry(4, 4, 4)
+    path = tmp_path / "table"
+    ProofTable.shared(path, 10, g)
+    path.chmod(0o666)
+    with pytest.raises(TttlabError, match="not a proof table to trust"):
+        ProofTable.shared(path, 10, g)
+
+
+def test_a_proof_table_has_a_bucket_at_least() -> None:
+    with pytest.raises(ValueError, match="bits >= 1, not 0"):
+        ProofTable(0)
+    assert ProofTable(1).slots == 2
 
 
 def test_a_stopped_search_leaves_a_shared_tables_entries(tmp_path: Path) -> None:

@@ -51,34 +51,36 @@ def test_an_entry_reads_back_whole_from_either_slot() -> None:
 
 
 def test_a_half_written_entry_is_never_read() -> None:
-    """Processes sharing a table write an entry a word at a time while others read: a slot
-    may hold words of two entries. Whatever the mix, a probe finds one whole entry that was
-    written, or none: never one entry's key with another's value or zones."""
+    """Processes sharing a table write an entry a word at a time while others read, and two
+    may write one slot at once: a slot may hold words of two entries. Whatever the mix, a
+    probe for either entry's position finds that entry whole, or nothing: never one entry's
+    value or zones under another's key (the same X key with another O key included: all the
+    children of a position where O is to move share X's marks)."""
     g = np.random.default_rng(7)
-    for same_key in (True, False):
+    for differ in ("nothing", "x", "o", "both"):
         for _ in range(20):
             kx, ko = (int(v) for v in g.integers(1, 1 << 40, size=2))
-            other = (kx, ko) if same_key else (kx ^ 1 << int(g.integers(40)), ko)
+            other = (
+                kx ^ (1 << int(g.integers(40)) if differ in ("x", "both") else 0),
+                ko ^ (1 << int(g.integers(40)) if differ in ("o", "both") else 0),
+            )
             rows = np.zeros((2, 2, 5), dtype=np.int64)
             for row, (x, o) in zip(rows, [(kx, ko), other], strict=True):
                 info = _info(int(g.integers(-1, 2)), int(g.integers(1, 40)))
                 zones = (int(v) for v in g.integers(-1, 1 << 40, size=2))
                 slots.store(row, 0, x, o, info, *zones)
-            first, second = rows[0, 0], rows[1, 0]
+            written = [((kx, ko), rows[0, 0]), (other, rows[1, 0])]
             for words in itertools.product((0, 1), repeat=5):
                 mixed = np.zeros((2, 5), dtype=np.int64)
-                mixed[0] = np.where(np.array(words) == 1, second, first)
-                read = slots.probe(mixed, 0, kx, ko)
-                if (mixed[0] == first).all():
-                    assert read == tuple(int(w) for w in first[2:]), words
-                elif same_key and (mixed[0] == second).all():
-                    assert read == tuple(int(w) for w in second[2:]), words
-                else:
-                    assert read == (0, 0, 0), (words, same_key)
+                mixed[0] = np.where(np.array(words) == 1, rows[1, 0], rows[0, 0])
+                for position, _ in written:
+                    whole = [e for p, e in written if p == position and (mixed[0] == e).all()]
+                    expected = tuple(int(w) for w in whole[0][2:]) if whole else (0, 0, 0)
+                    assert slots.probe(mixed, 0, *position) == expected, (words, differ)
 
 
 def test_marks_say_which_positions_are_being_searched() -> None:
-    marks = np.zeros(2, dtype=np.int64)  # one place: every position lands in it
+    marks = np.zeros(1, dtype=np.int64)  # one place: every position lands in it
     assert not slots.busy(marks, 3, 4)
     place = slots.mark(marks, 3, 4)
     assert place == 0

@@ -32,6 +32,7 @@ class ProofTable:
     """
 
     def __init__(self, bits: int) -> None:
+        _check_bits(bits)
         # One row of 40 bytes per slot, so that a probe reads one place in memory: X's
         # canonical bitboard sealed with the other words (slots.seal), O's, then value + 1 |
         # flag << 2 | (1 + the best move's place) << 4 | empty cells << 16, then the zones of
@@ -73,14 +74,19 @@ class ProofTable:
 
     @classmethod
     def shared(cls, path: str | os.PathLike[str], bits: int, geometry: Geometry) -> ProofTable:
-        """The table of ``geometry``'s proofs in the file at ``path``, created (zeros) if there
-        is none: every process of the machine that opens the same file shares the table while
-        the searches run, each seeing the entries that the others have written (searches in
-        several processes then share their subtrees as one process's do). Put the file on a
-        memory file system (``/dev/shm``). An entry being written while another process
-        reads it fails its seal and is not used. Raises :class:`ProofTableBoardError` if the
-        file holds another board's proofs, and :class:`~tttlab.errors.TttlabError` if it is
-        not a table of ``2**bits`` slots."""
+        """The table of ``geometry``'s proofs in the file at ``path``, made (zeros, this user's
+        only) if there is none: every process of the machine that opens the same file shares
+        the table while the searches run, each seeing the entries that the others have
+        written (searches in several processes then share their subtrees as one process's
+        do). Put the file on a memory file system (``/dev/shm``), where its room is taken
+        when it is opened. An entry being written while another process reads it fails its
+        seal and is not used (:mod:`tttlab.solvers.slots`). ``entries`` counts this process's
+        new entries only. The file must stay whole while it is open: a file cut short under
+        a mapping is a bus error. Raises :class:`ProofTableBoardError` if the file holds
+        another board's proofs, and :class:`~tttlab.errors.TttlabError` if it is not a table
+        of ``2**bits`` slots, is another user's or any user's to write, or cannot be opened
+        or given its room."""
+        _check_bits(bits)
         file = Path(path)
         size = cls.SHARED_HEADER + (1 << bits) * cls.SLOT_BYTES + cls.SHARED_MARKS * 8
         try:
@@ -88,12 +94,18 @@ class ProofTable:
                 cls._create(file, size, geometry)
             descriptor = os.open(file, os.O_RDWR)
             try:
-                found = os.fstat(descriptor).st_size
-                if found != size:
+                found = os.fstat(descriptor)
+                if found.st_uid != os.getuid() or found.st_mode & 0o002:
                     raise TttlabError(
-                        f"{file} is not a proof table of 2**{bits} slots ({found:,} bytes, "
-                        f"not {size:,})"
+                        f"{file} is not a proof table to trust: another user's, or anyone may "
+                        "write it"
                     )
+                if found.st_size != size:
+                    raise TttlabError(
+                        f"{file} is not a proof table of 2**{bits} slots ({found.st_size:,} "
+                        f"bytes, not {size:,})"
+                    )
+                _take_room(descriptor, size)  # a file made elsewhere may be sparse
                 memory = mmap.mmap(descriptor, size)
             finally:
                 os.close(descriptor)
@@ -119,13 +131,13 @@ class ProofTable:
         here, not with a bus error half-way through a search), then link it in: a process
         sees all of it or none. Another process that made it first wins."""
         header = (cls.SHARED_MAGIC + geometry.name.encode()).ljust(cls.SHARED_HEADER, b"\0")
-        aside = file.with_name(f".{file.name}.{uuid.uuid4().hex}")
+        aside = file.with_name(f".{file.name[:100]}.{uuid.uuid4().hex}")
         try:
-            with open(aside, "wb") as out:
+            descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with open(descriptor, "wb") as out:
                 out.write(header)
                 out.truncate(size)
-                if hasattr(os, "posix_fallocate"):
-                    os.posix_fallocate(out.fileno(), 0, size)
+                _take_room(out.fileno(), size)
             with contextlib.suppress(FileExistsError):
                 os.link(aside, file)
         finally:
@@ -152,6 +164,18 @@ class ProofTable:
         """Forget everything: every process's entries, if shared (whose file stays
         ``geometry``'s)."""
         self.rows[:, 2] = 0
+        self.marks[:] = 0  # (a killed process's, left behind)
         self.entries = 0
         if self.path is None:
             self.geometry = None  # empty: any board's again
+
+
+def _check_bits(bits: int) -> None:
+    if bits < 1:  # a bucket is two slots
+        raise ValueError(f"a proof table has 2**bits slots with bits >= 1, not {bits}")
+
+
+def _take_room(descriptor: int, size: int) -> None:
+    """Have the file system set aside the file's ``size`` bytes now (where it can)."""
+    if hasattr(os, "posix_fallocate"):
+        os.posix_fallocate(descriptor, 0, size)
