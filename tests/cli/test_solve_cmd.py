@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import refusal, ttt
+from tests.cli.helpers import interrupt_when, refusal, start_ttt, ttt
 from tttlab.game import Geometry, Position
-from tttlab.solvers.bitboard import prove
+from tttlab.solvers.bitboard import ProofTable, prove
+from tttlab.solvers.longrun import load_checkpoint
+from tttlab.solvers.summary import table_bits
 
 
 def test_solve_json() -> None:
@@ -119,3 +121,26 @@ def test_a_checkpointed_proof_stopped_by_its_limit_goes_on_from_its_file(tmp_pat
         f"ttt: error: {path} holds the proof of 7x4k4 from ..../..../..../..../..../..../...., "
         "not of 6x4k4 from ..../..../..../..../..../...."
     ]
+
+
+def test_ctrl_c_saves_a_checkpointed_proofs_table_first(tmp_path: Path) -> None:
+    """A long proof stopped by Ctrl-C keeps its work: the table is saved, then exit 130."""
+    path = tmp_path / "run.npz"
+    proc = start_ttt(
+        *("solve", "--board", "8x8", "--k", "5", "--memory", "64", "--time-limit", "600"),
+        *("--checkpoint", path, "--checkpoint-every", "0.5"),
+    )
+    stamps: list[int] = []
+
+    def searching() -> bool:  # its first save made: the search runs
+        if path.exists():
+            stamps.append(path.stat().st_mtime_ns)
+        return bool(stamps)
+
+    err = interrupt_when(proc, searching, wait=60)
+    assert proc.returncode == 130, err
+    assert err.strip() == "ttt: interrupted"
+    assert path.stat().st_mtime_ns > stamps[-1]  # saved again after the Ctrl-C
+    table = ProofTable(table_bits(Geometry(8, 8, 5), 64))
+    load_checkpoint(path, Position.initial(Geometry(8, 8, 5)), table)
+    assert table.entries > 0

@@ -4,13 +4,16 @@ the values of positions where the search leaves moves out, against a plain negam
 
 from __future__ import annotations
 
+import ast
+import hashlib
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from tttlab.game import Geometry, Position
-from tttlab.solvers import slots
+from tttlab.solvers import kernel, slots
 from tttlab.solvers.bitboard import ProofTable, _tables, prove
 from tttlab.solvers.certificate import pairing
 from tttlab.solvers.pairing import PAIRING_STEPS, holds_by_pairing
@@ -162,3 +165,33 @@ def test_moves_into_positions_another_search_is_inside_are_deferred_not_dropped(
         assert (table.marks == others).all()
         changed += proof.nodes != plain.nodes
     assert changed > 0
+
+
+def test_the_kernel_changes_with_every_module_it_inlines() -> None:
+    """numba takes a cached kernel as valid while kernel.py's own text is unchanged: a change
+    to a function it inlines from another module must change kernel.py too (its digests)."""
+    folder = Path(kernel.__file__).parent
+    found = {
+        name: hashlib.sha256((folder / name).read_bytes()).hexdigest()[:16]
+        for name in kernel.INLINED
+    }
+    assert found == kernel.INLINED, "update kernel.INLINED: " + repr(found)
+    inlined = {
+        f"{node.module.rsplit('.', 1)[1]}.py"
+        for node in ast.walk(ast.parse(Path(kernel.__file__).read_text()))
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tttlab.solvers.")
+    } | {"alphabeta.py", "slots.py"}  # imported as modules
+    assert inlined == set(kernel.INLINED)
+
+
+def test_what_the_kernel_stores_the_slots_read_back() -> None:
+    """The kernel writes entries through the slots' functions as compiled into it: an entry
+    of every position it stored decodes, with the seal as it is now, to a key in its bucket."""
+    table = ProofTable(12)
+    prove(Position.initial(Geometry(4, 4, 4)), table=table)
+    used = np.flatnonzero(table.rows[:, 2])
+    assert used.size > 10
+    for slot in used:
+        kx, ko = int(slots.key(table.rows, slot)), int(table.rows[slot, 1])
+        assert slots.bucket(kx, ko, table.slots - 1) == slot & ~1
+        assert slots.probe(table.rows, slot & ~1, kx, ko)[0] == table.rows[slot, 2]

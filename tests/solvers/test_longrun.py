@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from tttlab.game import Geometry, Position
+from tttlab.solvers import longrun
 from tttlab.solvers.bitboard import ProofTable, SearchStopped, prove
 from tttlab.solvers.longrun import (
     CheckpointError,
@@ -96,6 +97,31 @@ def test_a_run_stopped_by_sigterm_saves_its_table_first(tmp_path: Path) -> None:
     table = ProofTable(20)
     load_checkpoint(path, Position.initial(Geometry(8, 8, 5)), table)
     assert table.entries > 0
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_during_a_save_is_heard_once_the_save_is_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, signum: int
+) -> None:
+    """A Ctrl-C or SIGTERM while a checkpoint is written would stop the write, and the run
+    would lose the work since the save before: it is heard once the file is written."""
+    path = tmp_path / "run.npz"
+    root = Position.initial(Geometry(7, 4, 4))
+    saves: list[int] = []
+
+    def save_then_stopped(path: Path, position: Position, table: ProofTable, nodes: int) -> int:
+        os.kill(os.getpid(), signum)  # (Python runs the handler at the next instruction)
+        time.sleep(0.01)
+        saves.append(save_checkpoint(path, position, table, nodes))
+        return saves[-1]
+
+    monkeypatch.setattr(longrun, "save_checkpoint", save_then_stopped)
+    with pytest.raises(KeyboardInterrupt):
+        prove_resumable(root, path, table_bits=22, every=0.05)
+    assert len(saves) == 1  # the periodic save that heard it, whole; no other after it
+    assert load_checkpoint(path, root, ProofTable(22)) > 0
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # the handlers as they were
+    assert signal.getsignal(signal.SIGINT) == signal.default_int_handler
 
 
 def test_a_checkpoint_of_another_proof_or_table_is_refused(tmp_path: Path) -> None:

@@ -112,29 +112,37 @@ def test_a_shared_table_that_cannot_be_made_is_a_one_line_error(
     made = tmp_path / "made"
     ProofTable.shared(made, 10, g)
     assert made.stat().st_mode & 0o777 == 0o600
-    # a memory file system too small: said when the file is made or opened (one made sparse
-    # elsewhere), not as a bus error half-way through a search
+    sparse = tmp_path / "sparse"  # a table's file made elsewhere, its room not taken
+    with open(sparse, "wb") as out:
+        out.write(ProofTable.SHARED_MAGIC + g.name.encode())
+        out.truncate(made.stat().st_size)
+    sparse.chmod(0o600)
+    # a memory file system too small: said when the file is made or opened, not as a bus
+    # error half-way through a search
     monkeypatch.setattr(os, "posix_fallocate", full, raising=False)
     with pytest.raises(TttlabError, match="No space left on device"):
         ProofTable.shared(tmp_path / "table", 10, g)
     with pytest.raises(TttlabError, match="No space left on device"):
-        ProofTable.shared(made, 10, g)
-    assert [p.name for p in tmp_path.iterdir()] == ["made"]  # nothing left half-made
+        ProofTable.shared(sparse, 10, g)
+    assert ProofTable.shared(made, 10, g).slots == 1 << 10  # its room taken when made
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["made", "sparse"]  # none half-made
 
 
-def test_a_shared_table_anyone_may_write_is_not_trusted(tmp_path: Path) -> None:
+def test_a_shared_table_others_may_write_is_not_trusted(tmp_path: Path) -> None:
     """Its entries are taken as facts: a file that another user may have written is not."""
     g = Geometry(4, 4, 4)
     path = tmp_path / "table"
     ProofTable.shared(path, 10, g)
-    path.chmod(0o666)
-    with pytest.raises(TttlabError, match="not a proof table to trust"):
-        ProofTable.shared(path, 10, g)
+    for mode in (0o666, 0o620):
+        path.chmod(mode)
+        with pytest.raises(TttlabError, match="not a proof table to trust"):
+            ProofTable.shared(path, 10, g)
 
 
 def test_a_proof_table_has_a_bucket_at_least() -> None:
-    with pytest.raises(ValueError, match="bits >= 1, not 0"):
-        ProofTable(0)
+    for bits in (0, -1, 41, 1.5, True):
+        with pytest.raises(ValueError, match=f"1 <= bits <= 40, not {bits!r}"):
+            ProofTable(bits)  # type: ignore[arg-type]
     assert ProofTable(1).slots == 2
 
 

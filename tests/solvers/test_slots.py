@@ -55,7 +55,9 @@ def test_a_half_written_entry_is_never_read() -> None:
     may write one slot at once: a slot may hold words of two entries. Whatever the mix, a
     probe for either entry's position finds that entry whole, or nothing: never one entry's
     value or zones under another's key (the same X key with another O key included: all the
-    children of a position where O is to move share X's marks)."""
+    children of a position where O is to move share X's marks), nor under a third key that
+    a position may have (a linear seal let one entry's words with another's info word pass
+    for the position whose X key differs from the first's by the two info words)."""
     g = np.random.default_rng(7)
     for differ in ("nothing", "x", "o", "both"):
         for _ in range(20):
@@ -77,6 +79,9 @@ def test_a_half_written_entry_is_never_read() -> None:
                     whole = [e for p, e in written if p == position and (mixed[0] == e).all()]
                     expected = tuple(int(w) for w in whole[0][2:]) if whole else (0, 0, 0)
                     assert slots.probe(mixed, 0, *position) == expected, (words, differ)
+                if not any((mixed[0] == e).all() for _, e in written):
+                    # nor as a third position's: the key it decodes to is no 40-cell board's
+                    assert slots.key(mixed, 0) >> 40 != 0, (words, differ)
 
 
 def test_marks_say_which_positions_are_being_searched() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from tttlab import api
+from tttlab._signals import raise_interrupts
 from tttlab.cli.common import (
     CommandError,
     FiniteFloat,
@@ -222,6 +223,7 @@ def solve_command(
 
                 if checkpoint_path is not None:
                     writable_target(checkpoint_path, "'--checkpoint'")
+                    raise_interrupts()  # a Ctrl-C saves the table before the command ends
                     every = 600.0 if checkpoint_every is None else checkpoint_every
                     summary = checkpointed_summary(
                         geometry, checkpoint_path, every, limit, memory_mb, tell

@@ -16,6 +16,16 @@ __all__ = ["BEST", "BUDGET", "MOVES", "SETTLED", "STOP", "STORED", "TRACKED", "V
 
 _settles = nb.njit(cache=True, inline="always")(alphabeta.settles)
 
+#: numba keeps a compiled kernel while this file's own text is unchanged, and knows nothing of
+#: the functions it inlines from other modules: these digests of theirs (SHA-256, checked by
+#: tests/solvers/test_kernel.py) make any change there a change here, so the kernel is
+#: compiled again (a changed seal in slots.py ran with the old one).
+INLINED = {
+    "alphabeta.py": "2abfd128ee20fc1c",
+    "pairing.py": "a90b81d066d8dff2",
+    "slots.py": "268c77ae9a09a8c1",
+}
+
 #: nodes[...]: what the search shares with its caller (the root's best move, as a cell).
 VISITED, BUDGET, STORED, STOP, BEST = 0, 1, 2, 3, 4
 #: nodes[SETTLED + p], nodes[MOVES + p] for the plies p < TRACKED: how many of the moves of

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -133,19 +133,45 @@ def load_checkpoint(path: Path, position: Position, table: ProofTable) -> int:
 @contextlib.contextmanager
 def _terminate_as_interrupt() -> Iterator[None]:
     """A SIGTERM heard as a Ctrl-C while the block runs (in the main thread only, where
-    Python's signal handlers run), so that a run stopped by a scheduler saves its table."""
-    if threading.current_thread() is not threading.main_thread():
+    Python's signal handlers run), so that a run stopped by a scheduler saves its table; an
+    ignored SIGTERM, or one whose handler is not Python's, stays as it is."""
+    before = signal.getsignal(signal.SIGTERM)
+    if threading.current_thread() is not threading.main_thread() or before in (
+        signal.SIG_IGN,
+        None,
+    ):
         yield
         return
 
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
-    before = signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGTERM, interrupt)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+def _save(checkpoint: Path, position: Position, table: ProofTable, nodes: int) -> None:
+    """Save the checkpoint whole: a Ctrl-C or SIGTERM meanwhile is heard once it is written
+    (raised then as KeyboardInterrupt), rather than stopping the write and losing the work
+    since the last save."""
+    held: dict[signal.Signals, Any] = {}
+    heard: list[int] = []
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            handler = signal.getsignal(signum)
+            if handler not in (signal.SIG_IGN, None):
+                held[signum] = handler
+                signal.signal(signum, lambda number, frame: heard.append(number))
+    try:
+        save_checkpoint(checkpoint, position, table, nodes)
+    finally:
+        for signum, handler in held.items():
+            signal.signal(signum, handler)
+    if heard:
+        raise KeyboardInterrupt
 
 
 def prove_resumable(
@@ -181,7 +207,7 @@ def prove_resumable(
                 proof = search(time_limit=chunk, keep_on_stop=True)
             except SearchStopped as stopped:
                 before += stopped.nodes
-                save_checkpoint(checkpoint, position, table, before)
+                _save(checkpoint, position, table, before)
                 if left is not None and left <= every:
                     over = SearchStopped(
                         f"{position.geometry.name} was not proved within the time limit of "
@@ -192,6 +218,6 @@ def prove_resumable(
                     raise over from None
                 continue
             except KeyboardInterrupt:  # Ctrl-C, SIGTERM: the table is kept for the next run
-                save_checkpoint(checkpoint, position, table, before)
+                _save(checkpoint, position, table, before)
                 raise
             return replace(proof, nodes=before + proof.nodes, seconds=time.perf_counter() - started)

@@ -84,7 +84,7 @@ class ProofTable:
         new entries only. The file must stay whole while it is open: a file cut short under
         a mapping is a bus error. Raises :class:`ProofTableBoardError` if the file holds
         another board's proofs, and :class:`~tttlab.errors.TttlabError` if it is not a table
-        of ``2**bits`` slots, is another user's or any user's to write, or cannot be opened
+        of ``2**bits`` slots, is another user's or others may write it, or cannot be opened
         or given its room."""
         _check_bits(bits)
         file = Path(path)
@@ -95,17 +95,18 @@ class ProofTable:
             descriptor = os.open(file, os.O_RDWR)
             try:
                 found = os.fstat(descriptor)
-                if found.st_uid != os.getuid() or found.st_mode & 0o002:
+                if found.st_uid != os.getuid() or found.st_mode & 0o022:
                     raise TttlabError(
-                        f"{file} is not a proof table to trust: another user's, or anyone may "
-                        "write it"
+                        f"{file} is not a proof table to trust: another user's, or others "
+                        "may write it"
                     )
                 if found.st_size != size:
                     raise TttlabError(
                         f"{file} is not a proof table of 2**{bits} slots ({found.st_size:,} "
                         f"bytes, not {size:,})"
                     )
-                _take_room(descriptor, size)  # a file made elsewhere may be sparse
+                if found.st_blocks * 512 < size:  # made sparse elsewhere: its room now
+                    _take_room(descriptor, size)
                 memory = mmap.mmap(descriptor, size)
             finally:
                 os.close(descriptor)
@@ -171,8 +172,9 @@ class ProofTable:
 
 
 def _check_bits(bits: int) -> None:
-    if bits < 1:  # a bucket is two slots
-        raise ValueError(f"a proof table has 2**bits slots with bits >= 1, not {bits}")
+    if not isinstance(bits, int) or isinstance(bits, bool) or not 1 <= bits <= 40:
+        # at least a bucket (two slots); at most 2**40 slots (44 TB)
+        raise ValueError(f"a proof table has 2**bits slots with 1 <= bits <= 40, not {bits!r}")
 
 
 def _take_room(descriptor: int, size: int) -> None:

@@ -8,8 +8,9 @@ shared by searches in other processes (:meth:`~tttlab.solvers.prooftable.ProofTa
 is written while they read it, a word at a time, and two processes may write one slot at
 once: a slot holding words of two entries fails its seal and is taken as absent (lockless
 hashing, Hyatt and Mann 2002), so what a search uses is a whole entry that some search wrote
-(but for a chance of the order of 2^-64 per mixed slot read). A probe reads each word once,
-into the values it checks and uses.
+(unless a mixed slot's words happen to decode, through the seal's mixing, to a position
+searched with the same O marks: a chance of the order of 2^-64 each). A probe reads each
+word once, into the values it checks and uses.
 
 The marks (a small array beside a shared table's rows; one word where the table is not
 shared) say which positions some search is inside now. A search that would enter a position
@@ -57,14 +58,23 @@ def bucket(kx: int, ko: int, mask: int) -> int:
 
 @nb.njit(cache=True, inline="always")
 def seal(ko: int, info: int, cannot_win: int, holds: int) -> int:
-    """What an entry's X key is stored XOR-ed with: its four other words, mixed (each by an
-    odd multiplier, so that any one word changed changes the seal)."""
-    return (
+    """What an entry's X key is stored XOR-ed with: its four other words, each multiplied by
+    an odd constant, combined, then mixed (murmur3's finalizer). Not linear in any word, so
+    that a slot of words from two entries decodes to an X key unrelated to theirs, which
+    no position has (a linear seal let one entry's words with another's info word pass as
+    a third position, near the first)."""
+    h = (
         (ko * 0x2127599BF4325C37)
-        ^ info
+        ^ (info * 0x7FB5D329728EA185)
         ^ (cannot_win * 0x1F3D5B79A2C4E687)
         ^ (holds * 0x5851F42D4C957F2D)
     )
+    h ^= (h >> 33) & 0x7FFFFFFF  # (the int64 shifted logically: its sign bits masked off)
+    h *= 0x3C79AC492BA7B653
+    h ^= (h >> 33) & 0x7FFFFFFF
+    h *= 0x1C69B3F74AC4AE35
+    h ^= (h >> 33) & 0x7FFFFFFF
+    return h
 
 
 @nb.njit(cache=True, inline="always")
