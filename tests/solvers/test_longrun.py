@@ -85,7 +85,12 @@ def test_a_run_stopped_by_sigterm_saves_its_table_first(tmp_path: Path) -> None:
         "except KeyboardInterrupt:\n"
         "    sys.exit(130)\n"
     )
-    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL),  # (not inherited)
+    )
     try:
         assert child.stdout is not None
         assert child.stdout.readline() == "searching\n"  # the search runs: no save yet
@@ -116,12 +121,20 @@ def test_a_stop_during_a_save_is_heard_once_the_save_is_whole(
         return saves[-1]
 
     monkeypatch.setattr(longrun, "save_checkpoint", save_then_stopped)
-    with pytest.raises(KeyboardInterrupt):
-        prove_resumable(root, path, table_bits=22, every=0.05)
+    # as in a terminal (a shell that starts the suite in the background ignores SIGINT)
+    outer = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            prove_resumable(root, path, table_bits=22, every=0.05)
+        handlers = [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)]
+    finally:
+        for number, handler in outer.items():
+            signal.signal(number, handler)
+    assert handlers == [signal.default_int_handler, signal.SIG_DFL]  # as they were
     assert len(saves) == 1  # the periodic save that heard it, whole; no other after it
     assert load_checkpoint(path, root, ProofTable(22)) > 0
-    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # the handlers as they were
-    assert signal.getsignal(signal.SIGINT) == signal.default_int_handler
 
 
 def test_a_checkpoint_of_another_proof_or_table_is_refused(tmp_path: Path) -> None:
