@@ -138,9 +138,9 @@ def test_moves_into_positions_another_search_is_inside_are_deferred_not_dropped(
     value = _negamax(g)
     rng = np.random.default_rng(5)
     changed = 0
-    for _ in range(40):
+    for _ in range(24):
         p = Position.initial(g)
-        for _ in range(int(rng.integers(4, 9))):
+        for _ in range(int(rng.integers(4, 8))):
             if not p.is_terminal:
                 p = p.apply(int(rng.choice(p.legal_moves)))
         if p.is_terminal:
