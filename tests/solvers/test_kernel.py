@@ -4,16 +4,13 @@ the values of positions where the search leaves moves out, against a plain negam
 
 from __future__ import annotations
 
-import ast
-import hashlib
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from tttlab.game import Geometry, Position
-from tttlab.solvers import kernel, slots
+from tttlab.solvers import slots
 from tttlab.solvers.bitboard import ProofTable, _tables, prove
 from tttlab.solvers.certificate import pairing
 from tttlab.solvers.pairing import PAIRING_STEPS, holds_by_pairing
@@ -165,23 +162,6 @@ def test_moves_into_positions_another_search_is_inside_are_deferred_not_dropped(
         assert (table.marks == others).all()
         changed += proof.nodes != plain.nodes
     assert changed > 0
-
-
-def test_the_kernel_changes_with_every_module_it_inlines() -> None:
-    """numba takes a cached kernel as valid while kernel.py's own text is unchanged: a change
-    to a function it inlines from another module must change kernel.py too (its digests)."""
-    folder = Path(kernel.__file__).parent
-    found = {
-        name: hashlib.sha256((folder / name).read_bytes()).hexdigest()[:16]
-        for name in kernel.INLINED
-    }
-    assert found == kernel.INLINED, "update kernel.INLINED: " + repr(found)
-    inlined = {
-        f"{node.module.rsplit('.', 1)[1]}.py"
-        for node in ast.walk(ast.parse(Path(kernel.__file__).read_text()))
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tttlab.solvers.")
-    } | {"alphabeta.py", "slots.py"}  # imported as modules
-    assert inlined == set(kernel.INLINED)
 
 
 def test_what_the_kernel_stores_the_slots_read_back() -> None:

@@ -24,16 +24,23 @@ import numba as nb
 import numpy as np
 
 from tttlab import schedules
+from tttlab.numbacache import cacheable
 
 Q_LEARNING, SARSA, EXPECTED_SARSA, DOUBLE_Q = 0, 1, 2, 3
+
+#: The modules whose functions are compiled into these kernels, with digests of their text:
+#: numba's cache knows only this file's (:mod:`tttlab.numbacache`; tests/test_numbacache.py
+#: checks them).
+COMPILED_FROM = {"tttlab.schedules": "c79abf385d0c2256"}
+CACHE = cacheable(COMPILED_FROM)
 
 
 #: A schedule's value at an episode: the one formula of :mod:`tttlab.schedules`,
 #: compiled.
-scheduled = nb.njit(cache=True, inline="always")(schedules.scheduled)
+scheduled = nb.njit(cache=CACHE, inline="always")(schedules.scheduled)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def reward(winner: int) -> float:
     """Terminal reward from X's side."""
     if winner == 1:
@@ -43,7 +50,7 @@ def reward(winner: int) -> float:
     return 0.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def random_legal(nxt: np.ndarray, s: int, rng: np.random.Generator) -> int:
     count = 0
     for a in range(nxt.shape[1]):
@@ -58,7 +65,7 @@ def random_legal(nxt: np.ndarray, s: int, rng: np.random.Generator) -> int:
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def sample_row(nxt: np.ndarray, probs: np.ndarray, s: int, rng: np.random.Generator) -> int:
     """A move drawn from a row of a fixed opponent's probability table."""
     u = rng.random()
@@ -73,7 +80,7 @@ def sample_row(nxt: np.ndarray, probs: np.ndarray, s: int, rng: np.random.Genera
     return last
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def scan(
     qa: np.ndarray,
     qb: np.ndarray,
@@ -104,7 +111,7 @@ def scan(
     return sign * best, count, total / legal
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def track_best(
     value: float, a: int, best: float, ties: np.ndarray, count: int
 ) -> tuple[float, int]:
@@ -118,7 +125,7 @@ def track_best(
     return best, count
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def pick_tie(ties: np.ndarray, count: int, rng: np.random.Generator) -> int:
     """Uniform among tied moves; a single best move needs no random draw."""
     if count == 1:
@@ -126,7 +133,7 @@ def pick_tie(ties: np.ndarray, count: int, rng: np.random.Generator) -> int:
     return int(ties[int(rng.random() * count)])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def q_family_episodes(
     algo: int,
     Q: np.ndarray,
@@ -214,7 +221,7 @@ def q_family_episodes(
             s = s2
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def td_episodes(
     V: np.ndarray,
     nxt: np.ndarray,
@@ -275,7 +282,7 @@ def td_episodes(
                 target = v[prev]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def best_afterstate(
     v: np.ndarray,
     nxt: np.ndarray,

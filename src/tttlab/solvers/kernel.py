@@ -6,6 +6,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from tttlab.numbacache import cacheable
 from tttlab.solvers import alphabeta, slots
 from tttlab.solvers.alphabeta import EXACT, LOWER, UPPER
 from tttlab.solvers.pairing import PAIRING_STEPS, bit_index, holds_by_pairing
@@ -14,17 +15,17 @@ from tttlab.solvers.slots import EMPTIES, PLACES
 
 __all__ = ["BEST", "BUDGET", "MOVES", "SETTLED", "STOP", "STORED", "TRACKED", "VISITED", "search"]
 
-_settles = nb.njit(cache=True, inline="always")(alphabeta.settles)
-
-#: numba keeps a compiled kernel while this file's own text is unchanged, and knows nothing of
-#: the functions it inlines from other modules: these digests of theirs (SHA-256, checked by
-#: tests/solvers/test_kernel.py) make any change there a change here, so the kernel is
-#: compiled again (a changed seal in slots.py ran with the old one).
-INLINED = {
-    "alphabeta.py": "2abfd128ee20fc1c",
-    "pairing.py": "a90b81d066d8dff2",
-    "slots.py": "268c77ae9a09a8c1",
+#: The modules whose functions and constants are compiled into the kernel, with digests of
+#: their text: numba's cache knows only this file's, and had kept a kernel compiled with an
+#: older seal of slots.py (:mod:`tttlab.numbacache`; tests/test_numbacache.py checks them).
+COMPILED_FROM = {
+    "tttlab.solvers.alphabeta": "2abfd128ee20fc1c",
+    "tttlab.solvers.pairing": "a90b81d066d8dff2",
+    "tttlab.solvers.slots": "268c77ae9a09a8c1",
 }
+CACHE = cacheable(COMPILED_FROM)
+
+_settles = nb.njit(cache=CACHE, inline="always")(alphabeta.settles)
 
 #: nodes[...]: what the search shares with its caller (the root's best move, as a cell).
 VISITED, BUDGET, STORED, STOP, BEST = 0, 1, 2, 3, 4
@@ -40,7 +41,7 @@ CANNOT_WIN, HOLDS = 0, 1
 UNPAIRED = 2
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def paired_cells(scratch: np.ndarray) -> int:
     """The cells of the pairs that :func:`holds_by_pairing` found last."""
     cells = 0
@@ -49,7 +50,7 @@ def paired_cells(scratch: np.ndarray) -> int:
     return cells
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _mapped(zone: int, to: np.ndarray) -> int:
     """A zone's cells moved by a symmetry (``to[c]``: where cell c goes); -1 stays -1."""
     if zone == -1:
@@ -62,7 +63,7 @@ def _mapped(zone: int, to: np.ndarray) -> int:
     return out
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _store(
     table: np.ndarray,
     slot: int,
@@ -87,7 +88,7 @@ def _store(
     nodes[STORED] += slots.store(table, slot, kx, ko, info, cannot_win, holds)
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def search(
     me: int,
     opp: int,
