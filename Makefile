@@ -10,7 +10,7 @@ PIP    := $(BIN)/python -m pip
 # suite writes the byte code of just the modules it imports, as it imports them (below).
 UV     := $(BIN)/uv pip install --quiet --python $(BIN)/python
 
-.PHONY: demo test lint typecheck unit bench clean browser box notebooks docs
+.PHONY: demo test test-load lint typecheck unit bench clean browser box notebooks docs
 
 # The virtual environment, rebuilt when pyproject.toml changes.
 $(BIN)/activate:
@@ -75,6 +75,31 @@ test: lint browser box $(VENV)/.installed-dev
 	$(MAKE) --no-print-directory unit; unit=$$?; \
 	wait $$typing; typed=$$?; echo "$(BIN)/mypy"; cat $$log; rm -f $$log; \
 	[ $$unit -eq 0 ] && [ $$typed -eq 0 ]
+
+# The tests whose subject is time (ttt check's limits and its box, the web lab's grading and
+# workers, the solvers' time limits, Ctrl-C) run beside two CPU-bound processes, as on a
+# shared, busy machine: a verdict and a test must not depend on the load. The two are
+# stopped however the tests end (a trap on the shell's exit; a Ctrl-C reaches them too).
+LOAD_TESTS := tests/usercode/test_hostile.py tests/usercode/test_cs50.py \
+  tests/usercode/test_course.py tests/usercode/test_caller.py tests/usercode/test_asking.py \
+  tests/usercode/test_boxside_clock.py tests/usercode/test_boxside_loading.py \
+  tests/usercode/test_processes.py tests/usercode/test_pipes.py tests/usercode/test_verdict.py \
+  tests/usercode/test_worker.py tests/usercode/test_grading.py \
+  tests/usercode/test_configurations.py tests/web/test_checking.py tests/web/test_pool.py \
+  tests/web/test_lab_api.py tests/cli/test_check_cmd.py tests/cli/test_interrupt.py \
+  tests/solvers/test_longrun.py \
+  tests/solvers/test_bitboard.py::test_a_node_budget_or_a_time_limit_stops_the_search_and_says_which \
+  tests/solvers/test_certificate.py::test_a_certificate_past_its_time_limit_says_so_whichever_proof_was_running \
+  tests/agents/test_proved.py::test_a_lost_position_blocks_a_threat_and_a_slow_proof_is_refused
+test-load: box $(VENV)/.installed-dev
+	@$(PYTHON) -c 'while True: pass' & one=$$!; \
+	$(PYTHON) -c 'while True: pass' & two=$$!; \
+	trap 'kill $$one $$two 2>/dev/null' EXIT INT TERM; \
+	echo "beside the tests, two CPU-bound processes: $$one $$two (load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"; \
+	start=$$(date +%s); \
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n auto --dist loadgroup -p no:cacheprovider $(LOAD_TESTS); code=$$?; \
+	echo "test-load: $$(( $$(date +%s) - start )) s, exit $$code (load at the end: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"; \
+	exit $$code
 
 # The lessons, opened in JupyterLab (jupytext opens the .py files as notebooks).
 notebooks: $(VENV)/.installed-dev

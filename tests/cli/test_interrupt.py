@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,14 +24,68 @@ def _start(out: Path, **env: str) -> subprocess.Popen[str]:
     return proc
 
 
-def _stop(proc: subprocess.Popen[str], signum: int, after: float) -> str:
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time ``pid`` has had (None once it has ended, or without /proc)."""
     try:
-        time.sleep(after)
+        fields = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _signal_when(proc: subprocess.Popen[str], signum: int, ready: Callable[[], bool]) -> str:
+    """Send ``signum`` once ``ready()`` says so (or ``proc`` has ended, or two minutes have
+    passed); what ``proc`` wrote on stderr."""
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None and not ready():
+            time.sleep(0.002)
         proc.send_signal(signum)
         _, stderr = proc.communicate(timeout=120)
     finally:
         proc.kill()
     return stderr
+
+
+def _executed(pid: int) -> bool:
+    """Whether ``pid`` runs ``ttt`` now (its exec done), or has ended."""
+    try:
+        return b"-m\0tttlab\0" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return True
+
+
+@functools.cache
+def _python_start() -> float:
+    """The CPU seconds this environment's Python takes to start and load ``runpy`` (which
+    ``python -m`` runs first): before then no handler of tttlab's can be, and a Ctrl-C is
+    Python's own ("Could not import runpy module", exit 1)."""
+    source = "import os, runpy; t = os.times(); print(t.user + t.system)"
+    done = subprocess.run(
+        [sys.executable, "-c", source], capture_output=True, text=True, check=True, timeout=60
+    )
+    return float(done.stdout)
+
+
+def _stop(proc: subprocess.Popen[str], signum: int, after: float) -> str:
+    """Send ``signum`` once ``proc`` has had ``after`` seconds of CPU time past Python's own
+    start: the same moment of tttlab's start-up on a quiet machine and on a busy one, and on
+    a slow one (on the clock, a busy machine's Ctrl-C landed before Python had loaded
+    ``runpy``; at 0.1 s of CPU time, so did a slow machine's)."""
+    if not Path(f"/proc/{proc.pid}/stat").exists():  # no /proc: the clock, then
+        time.sleep(after)
+    # counted from the exec: the forked child's CPU time before it (the copy of a big test
+    # process, the preexec function) is the test's, not the command's
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not _executed(proc.pid):
+        time.sleep(0.001)
+    after += (_cpu_seconds(proc.pid) or 0.0) + _python_start()
+
+    def used() -> bool:
+        seconds = _cpu_seconds(proc.pid)
+        return seconds is None or seconds >= after
+
+    return _signal_when(proc, signum, used)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
@@ -38,16 +95,10 @@ def test_signal_saves_the_agent_so_far(tmp_path: Path, signum: int) -> None:
         *("train", "q", "--episodes", "2000000000", "--seed", "0", "--out", out),
         *("--events", events),
     )
-    try:  # once it trains (past start-up and any compile, however busy the machine)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and proc.poll() is None:
-            if events.exists() and '"progress"' in events.read_text():
-                break
-            time.sleep(0.05)
-        proc.send_signal(signum)
-        _, stderr = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
+    # once it trains (past start-up and any compile, however busy the machine)
+    stderr = _signal_when(
+        proc, signum, lambda: events.exists() and '"progress"' in events.read_text()
+    )
     assert "Traceback" not in stderr
     assert "Interrupted after" in stderr
     agent = load_agent_file(out)
@@ -64,7 +115,8 @@ def test_signal_during_start_up_is_clean(tmp_path: Path) -> None:
         assert load_agent_file(out).meta["episodes"] > 0
 
 
-# Four moments here; experiments/stress_interrupt.py sends 120 (40 moments, 3 times each).
+# Four moments here, in the command's CPU time; experiments/stress_interrupt.py sends 120
+# (40 moments, 3 times each).
 @pytest.mark.parametrize("after", [0.1, 0.25, 0.4, 0.7])
 def test_ctrl_c_at_any_moment_of_start_up_exits_130(tmp_path: Path, after: float) -> None:
     """Wherever Ctrl-C lands (imports, numba loading its kernels through llvmlite's ctypes

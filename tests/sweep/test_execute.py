@@ -46,24 +46,27 @@ class Cluster:
         self.port = free_port()
         self.temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # socket paths must be short
         self.env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
+        # every port a node takes, free ones: another cluster on the machine (a run that
+        # was stopped and left one) holds Ray's defaults, and this one would not start
+        ports = [
+            f"--{name}={free_port()}"
+            for name in (
+                "dashboard-agent-listen-port",
+                "dashboard-agent-grpc-port",
+                "runtime-env-agent-port",
+                "metrics-export-port",
+                "node-manager-port",
+                "object-manager-port",
+            )
+        ]
+        command = [RAY, "start", "--head", "--node-ip-address", "127.0.0.1"]
+        command += ["--port", str(self.port), "--num-cpus", "2", "--include-dashboard=false"]
+        command += ["--disable-usage-stats", "--temp-dir", self.temp, *ports]
         started = subprocess.run(
-            [
-                RAY,
-                "start",
-                "--head",
-                "--node-ip-address",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--num-cpus",
-                "2",
-                "--include-dashboard=false",
-                "--disable-usage-stats",
-                "--temp-dir",
-                self.temp,
-            ],
-            check=True,
+            command,
+            check=False,
             capture_output=True,
+            text=True,
             env=self.env,
             timeout=120,
             start_new_session=True,
@@ -71,10 +74,21 @@ class Cluster:
         self.session = next(
             (_session(pid) for pid in _pids() if self.temp.encode() in _cmdline(pid)), -1
         )
-        assert self.session > 0, started.stderr
+        if started.returncode != 0 or self.session <= 0:
+            self.stop()  # what it started of the cluster, not left running
+            if RAY_START_WAIT in started.stderr:
+                pytest.skip(
+                    "Ray's head did not register within Ray's own 30 s (fixed in "
+                    "ray/_private/node.py, no option sets it): the machine was too busy for "
+                    "Ray to start; not a failure of tttlab's sweep"
+                )
+            raise RuntimeError(f"ray start failed: {started.stderr[-2000:]}")
         self.address = f"127.0.0.1:{self.port}"
 
     def stop(self) -> None:
+        if self.session <= 0:
+            shutil.rmtree(self.temp, ignore_errors=True)
+            return
         for _ in range(3):  # processes may still be starting workers: sweep a few times
             for pid in _pids():
                 if _session(pid) == self.session:
@@ -82,6 +96,10 @@ class Cluster:
                         os.kill(pid, signal.SIGKILL)
             time.sleep(0.2)
         shutil.rmtree(self.temp, ignore_errors=True)
+
+
+#: What ``ray start`` says when its raylet did not register in the 30 s Ray waits for it.
+RAY_START_WAIT = "The current node timed out during startup"
 
 
 def _pids() -> list[int]:

@@ -46,10 +46,15 @@ def test_a_course_folder_that_trains_and_asks_for_input_at_import_is_checked() -
     }
     assert checked["update"] > 0
     assert checked["take_action"] > 0
-    loaded, unchecked = report.notes  # the game is played in main.py: no play_game
-    assert "top-level code not run: main.py" in loaded
-    assert "main.py lines 14-24" in loaded  # the training loop
-    assert unchecked == "play_game not defined: play_game not checked"
+    loaded = [n for n in report.notes if n.startswith("loaded definitions only")]
+    assert loaded, report.notes
+    assert all("top-level code not run: main.py" in note for note in loaded)
+    assert all("main.py lines 14-24" in note for note in loaded)  # the training loop
+    # its 1.3 s of CPU time for every board's hash ran within the 5 s per-statement limit,
+    # which counts the statement's own time: on a busy machine too
+    assert not any("main.py line 7" in note for note in loaded), loaded
+    # the game is played in main.py: no play_game
+    assert "play_game not defined: play_game not checked" in report.notes
 
 
 COURSE_BUGS = {

@@ -4,8 +4,10 @@ when the page goes away; and where no box can be made, no code runs."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 
 from tests.cli.helpers import pids_where
 from tests.web.conftest import call, start_serve, stop_serve
+from tttlab.web.checking import Places
 
 CORPUS = Path(__file__).resolve().parents[1] / "usercode" / "corpus"
 
@@ -76,12 +79,14 @@ def test_check_grades_an_upload_in_its_box_and_stops_when_the_page_goes_away(
         )
         with pytest.raises(TimeoutError):  # the client's own timeout: it goes away
             urllib.request.urlopen(request, timeout=3)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30  # seconds, however busy the machine
         while _graders(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert _graders(proc.pid) == []  # the box was stopped with the page
+        # and the server grades the next one: its place was given back, or is being given
+        # back (the worker killed, a new one started), and the upload waits for it
         status, again = call(url, "POST", "/api/check", {"source": source, "only": ["player"]})
-        assert status == 200, again  # and the server grades the next one
+        assert status == 200, again
         assert again["ok"] is True
         # A learning agent is detected and checked on its own episodes: a sweep run forwards.
         agent = (CORPUS / "td_agent" / "agent.py").read_text()
@@ -112,3 +117,36 @@ def test_check_runs_no_code_where_no_box_can_be_made(
         refused = client.post("/api/check", json={"source": "def minimax(board): pass\n"})
     assert refused.status_code == 503
     assert refused.json() == {"error": f"this server runs no uploaded code: {reason}"}
+
+
+def test_a_place_comes_back_when_its_work_has_ended_and_an_upload_waits_for_one_stopping() -> None:
+    """The review's failure on a busy machine: the page had gone away, its box was gone, but
+    the next upload was refused, its place not yet given back. A place comes back only once
+    its work has ended (never more boxes than places); an upload that finds every place
+    taken waits for one that is being stopped, and is refused at once when none is."""
+    places = Places(1)
+    first = places.take()
+    assert first is not None
+    assert places.take() is None
+    assert asyncio.run(places.wait(30)) is None  # the one running is not stopping: refused
+    ended = threading.Event()
+
+    def work(cancel: threading.Event) -> str:
+        cancel.wait()  # the pool's call returns once its worker is killed
+        time.sleep(0.5)  # killing it and starting another take a while
+        ended.set()
+        return "stopped"
+
+    thread = threading.Thread(target=first.run(work))
+    thread.start()
+    first.stop()  # the page went away
+    assert places.take() is None  # its work has not ended yet
+
+    async def next_upload() -> bool:
+        second = await places.wait(30)
+        return second is not None and ended.is_set()
+
+    assert asyncio.run(next_upload())  # it waited for the place, and got it once freed
+    thread.join()
+    assert places.free == 0
+    assert places.stopping == 0

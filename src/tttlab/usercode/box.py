@@ -328,10 +328,11 @@ def _owner(path: Path) -> int:
         return -1
 
 
-def private_copy(path: Path, into: Path) -> list[str]:
-    """Copy the submission (one file, or a folder's files) into ``into``; the copied
-    files' names, relative to it. Links are not followed; past
-    :data:`~tttlab.limits.BOX_COPY_BYTES` bytes a :class:`TooLarge` says so."""
+def private_copy(path: Path, into: Path, leave_out: tuple[str, ...] = ()) -> list[str]:
+    """Copy the submission (one file, or a folder's files, but those whose names end with
+    one of ``leave_out``) into ``into``; the copied files' names, relative to it. Links are
+    not followed; past :data:`~tttlab.limits.BOX_COPY_BYTES` bytes a :class:`TooLarge`
+    says so."""
     into.mkdir(parents=True, exist_ok=True)
     if not path.is_dir():
         target = into / path.name
@@ -343,7 +344,7 @@ def private_copy(path: Path, into: Path) -> list[str]:
         relative = source.relative_to(path)
         if any(part.startswith(".") or part == "__pycache__" for part in relative.parts):
             continue
-        if source.is_symlink() or not source.is_file():
+        if source.is_symlink() or not source.is_file() or source.name.endswith(leave_out):
             continue
         total += source.stat().st_size
         if total > BOX_COPY_BYTES:

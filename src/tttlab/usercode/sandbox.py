@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import selectors
 import shutil
 import signal
 import subprocess
@@ -29,12 +28,12 @@ from typing import Any
 
 from tttlab.limits import (
     BOX_PROCESSES,
-    BOX_STDERR_BYTES,
     BOX_WRITABLE_BYTES,
     CALL_ANSWER_BYTES,
     TABLE_ANSWER_BYTES,
 )
-from tttlab.usercode import box
+from tttlab.usercode import box, processes
+from tttlab.usercode.pipes import Pipes
 from tttlab.usercode.protocol import Reader
 
 __all__ = ["ABANDON", "Job", "RawRun", "run_job"]
@@ -102,6 +101,9 @@ class Job:
     #: The largest answer a call of each of these checks may give, where the exercise
     #: says (an episode with the entries of the table it changed).
     answer_limits: dict[str, int] = field(default_factory=dict)
+    #: A notebook's module (its file) and the lines of each of its cells, [first, last]:
+    #: where such a module is run whole, its cells are run one at a time, as a kernel does.
+    cells: dict[str, list[list[int]]] = field(default_factory=dict)
 
     @property
     def import_seconds(self) -> float:
@@ -117,6 +119,7 @@ class Job:
             "modules": list(self.modules),
             "renames": self.renames,
             "lookup": self.lookup,
+            "cells": self.cells,
             "exercise": self.exercise,
             "load": self.load,
             "names": list(self.names),
@@ -161,6 +164,10 @@ class RawRun:
     skipped: list[str] = field(default_factory=list)
     #: The modules that are not installed, stood in for by stubs (top-level names).
     stubbed: list[str] = field(default_factory=list)
+    #: How the exercise's side took the student's code, where not the text's way (notes),
+    #: and why no check could run (an agent that no way builds), in the box's words.
+    notes: list[str] = field(default_factory=list)
+    problem: str | None = None
     results: dict[str, list[list[Any]]] = field(default_factory=dict)
     finished: set[str] = field(default_factory=set)
     printed: int = 0
@@ -181,6 +188,9 @@ class RawRun:
     #: The worker was ready: the student's code ran from here on.
     started: bool = False
     isolation: str = ""
+    #: At the time limit: the CPU time the box's processes had had, and their waits for a
+    #: CPU (None where /proc does not say).
+    usage: processes.Usage | None = None
 
     def read(self, job: Job, lines: list[bytes]) -> None:
         """Check and record the caller's lines (:class:`~tttlab.usercode.protocol.Reader`);
@@ -194,72 +204,6 @@ class RawRun:
                 return
 
 
-class _Pipes:
-    """Both pipes of a child, read as they fill, each within its bound."""
-
-    def __init__(self, results: int, stderr: Any, channel_bytes: int) -> None:
-        self.selector = selectors.DefaultSelector()
-        for pipe in (results, stderr):
-            os.set_blocking(pipe if isinstance(pipe, int) else pipe.fileno(), False)
-            self.selector.register(pipe, selectors.EVENT_READ)
-        self.results = results
-        self.channel = bytearray()
-        self.channel_limit = channel_bytes
-        self.flooded = False
-        self.head = bytearray()
-        self.tail = bytearray()
-        self.dropped = 0
-
-    @property
-    def open(self) -> bool:
-        return bool(self.selector.get_map())
-
-    def read(self, timeout: float) -> None:
-        for key, _ in self.selector.select(timeout):
-            pipe = key.fileobj
-            try:
-                chunk = os.read(key.fd, 1 << 16)
-            except BlockingIOError:
-                continue
-            except OSError:
-                chunk = b""
-            if not chunk:
-                self.selector.unregister(pipe)
-                continue
-            if pipe is self.results:
-                self._keep_results(chunk)
-            else:
-                self._keep_stderr(chunk)
-
-    def _keep_results(self, chunk: bytes) -> None:
-        if len(self.channel) + len(chunk) > self.channel_limit:
-            self.flooded = True
-            return
-        self.channel += chunk
-
-    def _keep_stderr(self, chunk: bytes) -> None:
-        half = BOX_STDERR_BYTES // 2
-        if len(self.head) < half:
-            take = half - len(self.head)
-            self.head += chunk[:take]
-            chunk = chunk[take:]
-        self.tail += chunk
-        if len(self.tail) > half:
-            self.dropped += len(self.tail) - half
-            del self.tail[: len(self.tail) - half]
-
-    def stderr(self) -> str:
-        middle = f"\n[... {self.dropped:,} bytes dropped ...]\n" if self.dropped else ""
-        return (bytes(self.head).decode(errors="replace") + middle) + bytes(self.tail).decode(
-            errors="replace"
-        )
-
-    def close(self) -> None:
-        for key in list(self.selector.get_map().values()):
-            self.selector.unregister(key.fileobj)
-        self.selector.close()
-
-
 def run_job(job: Job, boxed: bool) -> RawRun:
     """Run ``job`` in a box of its own (``boxed``) or with what is left without one, and
     return everything it reported that can be believed."""
@@ -269,9 +213,9 @@ def run_job(job: Job, boxed: bool) -> RawRun:
         grader, work = Path(folder) / "grader", Path(folder) / "work"
         shutil.copytree(_BOXSIDE, grader, ignore=shutil.ignore_patterns("__pycache__"))
         box.private_copy(job.path, work)
-        processes = BOX_PROCESSES + (box.processes_of(uid if uid is not None else os.getuid()))
+        nproc = BOX_PROCESSES + (box.processes_of(uid if uid is not None else os.getuid()))
         stage = str(box.BOX / "submission") if boxed else None
-        (grader / "job.json").write_text(json.dumps(job.as_json(stage, processes, cpu)))
+        (grader / "job.json").write_text(json.dumps(job.as_json(stage, nproc, cpu)))
         for path in (Path(folder), *grader.rglob("*"), grader, work, *work.rglob("*")):
             path.chmod(0o755 if path.is_dir() else 0o644)
         if uid is not None and not boxed:
@@ -319,7 +263,7 @@ def run_job(job: Job, boxed: bool) -> RawRun:
                 raw.broken = f"the box could not be put in its cgroup: {error}"
             finally:
                 os.close(opened)
-        pipes = _Pipes(results, child.stderr, job.channel_bytes())
+        pipes = Pipes(results, child.stderr, job.channel_bytes())
 
         def leftovers() -> None:  # the box is done: whatever it started ends now
             _stop(child)
@@ -328,6 +272,8 @@ def run_job(job: Job, boxed: bool) -> RawRun:
 
         try:
             raw.timed_out = _follow(child, pipes, start + job.time_limit, leftovers)
+            if raw.timed_out:  # before the box is ended: what it had of the machine
+                raw.usage = processes.usage(child.pid)
         finally:
             _stop(child)
             pipes.close()
@@ -347,7 +293,7 @@ def run_job(job: Job, boxed: bool) -> RawRun:
 
 
 def _follow(
-    child: subprocess.Popen[bytes], pipes: _Pipes, deadline: float, leftovers: Callable[[], None]
+    child: subprocess.Popen[bytes], pipes: Pipes, deadline: float, leftovers: Callable[[], None]
 ) -> bool:
     """Read until the child is done and its pipes are closed (at most ``DRAIN_SECONDS``
     after it exits, whatever its descendants hold; ``leftovers`` ends them as soon as it
@@ -362,6 +308,7 @@ def _follow(
         if exited is None and child.poll() is not None:
             exited = now
             leftovers()
+            pipes.drain_results()
         if exited is not None and now - exited > DRAIN_SECONDS:
             return False
         if pipes.flooded:
@@ -375,7 +322,11 @@ def _follow(
 
 
 def _stop(child: subprocess.Popen[bytes]) -> None:
-    """End the child's process group (in a box: the box, and everything in it)."""
+    """End the child, every process below it (without a box, a process in a session of
+    its own escapes a kill of the group), and its process group (in a box: the box, and
+    everything in it)."""
+    if child.poll() is None:
+        processes.end_tree(child.pid)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(child.pid, signal.SIGKILL)
     if child.poll() is None:

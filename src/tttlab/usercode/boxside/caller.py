@@ -11,6 +11,12 @@ The student's code never holds the channel: the worker is started without it, an
 process makes itself undumpable, so that the worker (the same user) can neither open its
 descriptors through /proc nor trace it.
 
+Nothing the student's code starts outlives its worker: this process is a subreaper, so a
+process that leaves the worker's session (a daemon: ``setsid`` and a second fork) is
+re-parented here, not to the machine's init, and every process left below this one is
+killed when a worker ends and before this process exits (without a box, the box's PID
+namespace does not end them).
+
 Run as ``python -I -B __main__.py caller JOB.json`` (:mod:`tttlab.usercode.sandbox`).
 """
 
@@ -21,11 +27,21 @@ import json
 import math
 import os
 import shutil
+import signal
 import time
 from typing import Any
 
 from .asking import Gone, Worker
-from .schema import ANSWERED, CALLER_ONLY, MODULE, STUBS, describe, outcome_problem
+from .schema import (
+    ANSWERED,
+    CALLER_ONLY,
+    MODULE,
+    NOTE_CHARS,
+    NOTES,
+    STUBS,
+    describe,
+    outcome_problem,
+)
 
 __all__ = ["main"]
 
@@ -36,12 +52,63 @@ LISTED, CHARS = 100, 200
 DEPTH = 8
 
 
-def _undumpable() -> None:
-    """No core file, and no /proc/PID/fd or ptrace for processes of the same user."""
+def _prctl(option: int, value: int) -> None:
     with contextlib.suppress(Exception):
         import ctypes
 
-        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 4
+        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+
+
+def _undumpable() -> None:
+    """No core file, and no /proc/PID/fd or ptrace for processes of the same user."""
+    _prctl(4, 0)  # PR_SET_DUMPABLE
+
+
+def _subreaper() -> None:
+    """Orphans below this process are re-parented to it (Linux 3.4), and ended here."""
+    _prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
+
+
+def _children() -> list[int]:
+    """This process's children (orphans re-parented here among them)."""
+    pid = os.getpid()
+    try:
+        found = []
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children") as f:
+                found += [int(p) for p in f.read().split()]
+        return found
+    except FileNotFoundError:  # a kernel without the children files: every process's parent
+        pass
+    except (OSError, ValueError):
+        return []
+    found = []
+    for entry in os.listdir("/proc"):
+        with (
+            contextlib.suppress(OSError, ValueError, IndexError),
+            open(f"/proc/{entry}/stat", "rb") as f,
+        ):
+            if int(f.read().rsplit(b")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def end_the_rest() -> None:
+    """Kill every process left below this one and reap it, until none is left (no worker
+    runs: none of them is waited for elsewhere). A process killed here leaves its own
+    children to this one, killed in the next round."""
+    for _ in range(10_000):
+        children = _children()
+        for pid in children:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        try:
+            if children:
+                os.waitpid(-1, 0)  # one of those killed has ended
+            elif os.waitpid(-1, os.WNOHANG)[0] == 0:
+                time.sleep(0.001)  # one just re-parented here, not yet listed
+        except OSError:  # ChildProcessError: none is left
+            return
 
 
 class Channel:
@@ -109,6 +176,12 @@ class Caller:
             constants = answer.get("constants")
             if constants is not None:
                 mark["constants"] = str(constants)[:CHARS]
+            notes = _texts(answer.get("notes"), NOTE_CHARS)
+            if notes:
+                mark["notes"] = notes[:NOTES]
+            problem = answer.get("problem")
+            if type(problem) is str and problem:
+                mark["problem"] = problem[:NOTE_CHARS]
         return mark
 
     def _count(self, answer: dict[str, Any]) -> None:
@@ -137,10 +210,12 @@ class Caller:
         return list(outcome)  # no longer than its answer's line: within the allowance
 
     def end_worker(self) -> None:
-        """End the worker, if one runs (a new one is started when a check needs it)."""
+        """End the worker, if one runs, and whatever the student's code left behind (a new
+        worker is started when a check needs it)."""
         if self.worker is not None:
             self.worker.end()
             self.worker = None
+        end_the_rest()
 
     def run(self) -> None:
         job, emit = self.job, self.channel.emit
@@ -151,6 +226,8 @@ class Caller:
             return
         if constants is not None:
             emit({"constants": constants})
+            return
+        if "problem" in mark:  # the shape cannot take the code: no check can run
             return
         missing = set(mark["missing"])
         unlimited, timed = set(job["unlimited"]), set(job["timed"])
@@ -187,6 +264,8 @@ class Caller:
             return describe(mark["import"], float(self.job["import_seconds"]))
         if "constants" in mark:
             return f"X, O and EMPTY cannot be compared: {mark['constants']}"
+        if "problem" in mark:
+            return str(mark["problem"])
         return None
 
 
@@ -200,10 +279,10 @@ def _deeper(value: Any, depth: int) -> bool:
     return any(_deeper(item, depth - 1) for item in items)
 
 
-def _texts(value: Any) -> list[str]:
+def _texts(value: Any, chars: int = CHARS) -> list[str]:
     if type(value) is not list:
         return []
-    return [v[:CHARS] for v in value[:LISTED] if type(v) is str]
+    return [v[:chars] for v in value[:LISTED] if type(v) is str]
 
 
 def _one_cpu(cpu: Any) -> None:
@@ -217,6 +296,7 @@ def _one_cpu(cpu: Any) -> None:
 
 def main(argv: list[str]) -> int:
     _undumpable()
+    _subreaper()
     with open(argv[0]) as f:
         job = json.load(f)
     _one_cpu(job.get("cpu"))
