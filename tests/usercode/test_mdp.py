@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.usercode.helpers import failing_here, passing, write_edited
-from tttlab.usercode.exercises.mdp import NEITHER, MDPTextExercise
+from tttlab.usercode.exercises.mdp import MDPTextExercise
 from tttlab.usercode.exercises.mdp_truth import (
     mdp_truth,
 )
@@ -86,7 +86,8 @@ BUGS = {
     "no soft constraint": (
         "R",
         [("R[s, a] = -10.0", "R[s, a] = 0.0")],
-        "R[1, 7] = 0 for s = 1 (.../.../.XO) and a = 7: expected -10 (the soft constraint",
+        "R[1, 7] = 0 for s = 1 (.../.../.XO) and a = 7: expected a negative reward (the soft "
+        "constraint: cell 7 is taken)",
     ),
     "the loss rewarded": (
         "R",
@@ -168,7 +169,10 @@ def test_values_and_a_policy_returned_as_dicts_pass(tmp_path: Path) -> None:
     assert report.ok, report.summary()
 
 
-def test_a_module_with_neither_iteration_fails_only_that_check(tmp_path: Path) -> None:
+def test_a_module_with_neither_iteration_has_that_check_skipped_in_a_note(tmp_path: Path) -> None:
+    """The text stops at P and R: the iteration check is optional, like the course's
+    ``play_game``; asked for alone, it is required. The functions renamed with a leading
+    underscore are near misses of the names (no suggestion may turn the pass into a crash)."""
     path = variant(
         tmp_path,
         [
@@ -177,11 +181,12 @@ def test_a_module_with_neither_iteration_fails_only_that_check(tmp_path: Path) -
         ],
     )
     report = check_path(path)
-    assert [n for n, c in report.checks.items() if not c.ok] == ["iteration"]
-    example = report.checks["iteration"].example
-    assert example is not None
-    assert example.got == NEITHER
-    assert not report.problems
+    assert report.status == "pass", report.summary()
+    assert list(report.checks) == ["P", "R"]
+    assert any(n.endswith("not defined: iteration not checked") for n in report.notes)
+    alone = check_path(path, only=("iteration",))
+    assert alone.status == "fail"
+    assert "does not define: value_iteration or policy_iteration" in alone.problems
 
 
 def test_a_notebook_folder_grades_the_script_that_builds_p_and_r(tmp_path: Path) -> None:

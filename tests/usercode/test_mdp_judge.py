@@ -18,6 +18,7 @@ from tttlab.usercode.exercises.mdp_truth import (
     ENDS,
     after,
     canonical,
+    entry,
     mdp_truth,
     text_id,
 )
@@ -95,3 +96,25 @@ def test_what_is_wrong_with_a_state_in_words() -> None:
     assert f"id_state_lkt gives state {s + 1} for board" in wrong(elsewhere)
     assert "is negative" in wrong(negative)
     assert "40 nonzero entries" in wrong(too_many)
+
+
+def test_any_negative_reward_is_a_soft_constraint_and_no_other_is() -> None:
+    """The text's words: "all infeasible (state, action) pairs have a negative reward, e.g.
+    -1" (its code: -10); not the same one everywhere, even in one state."""
+    board = "X...O...."
+    s = mdp_truth().keys.index(canonical(board))
+    right = state_answer(s, board)
+    rewards = [
+        sum(p * entry(k, "standard") for k, p in after(board, a).items()) if board[a] == "." else c
+        for a, c in enumerate([-1.0, 0.0, 0.0, 0.0, -10.0, 0.0, 0.0, 0.0, 0.0])
+    ]
+    for soft in ([-1.0, -10.0], [-0.001, -0.001], [-250.0, -1.0]):
+        assert (
+            state_finding("R", s, [*right, [soft[0], *rewards[1:4], soft[1], *rewards[5:]]]) is None
+        )
+    for wrong in (0.0, 1.0, float("nan")):
+        found = state_finding("R", s, [*right, [wrong, *rewards[1:]]])
+        assert found is not None
+        assert found.text.endswith(
+            "expected a negative reward (the soft constraint: cell 0 is taken)"
+        )

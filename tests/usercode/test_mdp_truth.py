@@ -4,6 +4,7 @@ optimal, and a policy is evaluated exactly."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -17,6 +18,8 @@ from tttlab.usercode.exercises.mdp_truth import (
     canonical,
     evaluate,
     mdp_truth,
+    optimum,
+    staying,
 )
 
 
@@ -75,3 +78,26 @@ def test_the_exact_values_and_a_policy_evaluated() -> None:
             assert all(abs(worth[k] - best[k]) < 1e-9 for k in truth.keys)
     first_cell = {k: (k, k.index(".")) for k in truth.keys}
     assert evaluate(first_cell, "standard", 1.0)[start] < standard[start] - 0.01
+
+
+def test_backward_induction_agrees_with_policy_iteration_and_staying_put_can_win() -> None:
+    """:func:`optimum` with no state that may stay put finds the values policy iteration
+    found; a soft constraint too weak at gamma 0.9 makes staying put optimal somewhere, and
+    a policy that stays put there is worth just that."""
+    truth = mdp_truth()
+    for (scheme, gamma), best in truth.values.items():
+        found = optimum({}, scheme, gamma)
+        assert all(abs(found[k] - best[k]) < 1e-12 for k in best)
+    assert staying(-1.0, 0.5) == -2.0
+    assert (staying(-1.0, 1.0), staying(0.0, 1.0), staying(1.0, 1.0)) == (-math.inf, 0.0, math.inf)
+    weak = dict.fromkeys(truth.keys, -0.05)
+    best = truth.values[("standard", 0.9)]
+    stays = optimum(weak, "standard", 0.9)
+    put = [k for k in truth.keys if stays[k] > best[k] + 1e-9]
+    assert put
+    assert all(abs(stays[k] - max(best[k], -0.5)) < 1e-9 for k in put)
+    assert optimum(dict.fromkeys(truth.keys, -1.0), "standard", 0.9) == optimum({}, "standard", 0.9)
+    k = put[0]
+    moves = {key: (key, key.index(".")) for key in truth.keys}
+    moves[k] = (k, k.index("X"))
+    assert abs(evaluate(moves, "standard", 0.9, {k: -0.05})[k] - -0.5) < 1e-12

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tttlab.usercode.names import Module, _read, detect, detect_all, scan
+from tttlab.usercode.exercises import EXERCISES
+from tttlab.usercode.names import Module, _read, detect, detect_all, scan, suggestions
 
 HEAD = """\
 def minimax(board):
@@ -93,3 +94,53 @@ def test_a_renamed_agent_is_found_under_the_students_name() -> None:
     modules = _defining("class Learner:\n    def qlearning(self, n): ...\n")
     assert detect_all(modules) == []
     assert detect_all(modules, {"Agent": "Learner"}) == ["q-agent"]
+
+
+LEARNER = (
+    "class {name}:\n"
+    "    def setV(self, V): ...\n"
+    "    def take_action(self, env): ...\n"
+    "    def update(self, env): ...\n"
+)
+HUMAN = (
+    "class {name}:\n"
+    "    def set_symbol(self, sym): ...\n"
+    "    def take_action(self, env): ...\n"
+    "    def update(self, env): ...\n"
+    "    def update_state_history(self, s): ...\n"
+)
+ENVIRONMENT = "class Environment:\n    def get_state(self): ...\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "shapes"),
+    [
+        pytest.param(LEARNER.format(name="Player"), ["td-agent"], id="player"),
+        pytest.param(
+            ENVIRONMENT + LEARNER.format(name="Player"), ["course", "td-agent"], id="env-player"
+        ),
+        pytest.param(ENVIRONMENT + HUMAN.format(name="Player"), ["course"], id="env-human-player"),
+        pytest.param(HUMAN.format(name="Player"), [], id="human-player"),
+        pytest.param(LEARNER.format(name="TDLearner"), ["td-agent"], id="any-name-alone"),
+        pytest.param(
+            ENVIRONMENT + LEARNER.format(name="TDLearner"), ["course"], id="any-name-beside"
+        ),
+        pytest.param(LEARNER.format(name="HumanAgent"), [], id="a-human-by-name"),
+    ],
+)
+def test_the_course_agent_under_another_name_is_found(source: str, shapes: list[str]) -> None:
+    """``Player`` is the agent where it has a method a human player has not; a class of any
+    other name with its methods makes a submission that is nothing else a td-agent, whose
+    report suggests the name to paste."""
+    assert detect_all(_defining(source)) == shapes
+
+
+def test_a_class_with_the_agents_methods_is_suggested_whatever_its_name() -> None:
+    modules = _defining(LEARNER.format(name="TDLearner") + HUMAN.format(name="Human"))
+    spec = EXERCISES["td-agent"]
+    assert suggestions(spec, ["Agent|Player"], modules) == [
+        "Agent could be student.TDLearner: --name Agent=TDLearner"
+    ]
+    # a single method the exercise calls is no evidence: a similar name is still needed
+    board = _defining("class Grid:\n    def play(self, a): ...\n")
+    assert suggestions(EXERCISES["board"], ["Board"], board) == []

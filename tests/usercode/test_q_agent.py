@@ -1,8 +1,10 @@
 """``ttt check`` on the Q-learning text's Agent (seed 003): the faithful Board and Agent pass
 every check of both shapes; each classic bug fails on the check that names the method holding
-it, with its counterexample; the tables the box starts from are the grader's own; and what the
-box reports is judged without trusting it (the episode a legal game, every entry of ``q``
-recomputed, the chi-square test's verdicts)."""
+it, with its counterexample (the last issue's too: moves that never explore, episodes that do
+not start from an empty board); the agent is built as its own constructor takes its values,
+or the report says in one problem why it cannot be; and what the box reports is judged without
+trusting it (the episode a legal game, every entry of ``q`` recomputed, the statistical tests'
+verdicts)."""
 
 from __future__ import annotations
 
@@ -14,15 +16,7 @@ import pytest
 
 from tests.usercode.helpers import failing_here, load_module, passing, write_edited
 from tttlab.usercode.boxside.loading import guarded
-from tttlab.usercode.boxside.shapes.q_agent import (
-    EMPTY,
-    QAgentChild,
-    digits,
-    layout,
-    open_cells,
-    start,
-    values,
-)
+from tttlab.usercode.boxside.shapes.q_agent import QAgentChild, digits, open_cells, values
 from tttlab.usercode.cases import exercise_truth
 from tttlab.usercode.exercises import EXERCISES, Case
 from tttlab.usercode.exercises.q_agent import CALLS
@@ -56,8 +50,8 @@ def test_the_faithful_board_and_agent_pass_every_check_of_both_shapes() -> None:
         "add_state": 5478,
         "best_action": 4520,
         "choose_action": 4520 + 16,
-        "qlearning": 40,
-        "sarsa": 40,
+        "qlearning": 45,
+        "sarsa": 45,
     }
 
 
@@ -118,7 +112,7 @@ BUGS: dict[str, tuple[str, list[tuple[str, str]], str]] = {
                 "+= self.alpha * expected - self.q[previous][action]",
             )
         ],
-        "move 1 (X at 6) of the episode 6, 3, 0, 4, 5, 1, 2, 8, 7",
+        "move 1 (X at 6) of the moves 6, 3, 0, 4, 5, 1, 2, 8, 7",
     ),
     "bootstrapping on the mover's own best": (
         "qlearning",
@@ -146,6 +140,42 @@ BUGS: dict[str, tuple[str, list[tuple[str, str]], str]] = {
             )
         ],
         "target = the reward -1 (the game is over)",
+    ),
+    # the last issue's two bugs that passed: moves that never explore, episodes not reset
+    "SARSA whose next action is best_action's": (
+        "sarsa",
+        [("next_action = self.choose_action(player)", "next_action = self.best_action(player)")],
+        "the moves do not follow the epsilon-greedy shares at epsilon 0.2",
+    ),
+    "Q-learning that never resets its Board": (
+        "qlearning",
+        [
+            (
+                "            self.State = Board()\n            player = True\n            while",
+                "            player = True\n            while",
+            )
+        ],
+        "3 episodes asked for, 1 played",
+    ),
+    "Q-learning that plays best_action": (
+        "qlearning",
+        [
+            (
+                "                action = self.choose_action(player)\n",
+                "                action = self.best_action(player)\n",
+            )
+        ],
+        "likeliest departure is much too greedy",
+    ),
+    "SARSA whose first action is best_action's": (
+        "sarsa",
+        [
+            (
+                "            player = True\n            action = self.choose_action(player)",
+                "            player = True\n            action = self.best_action(player)",
+            )
+        ],
+        "likeliest departure is the first move of each episode greedy",
     ),
     "add_state sharing a default dict": (
         "add_state",
@@ -272,7 +302,7 @@ def test_the_agents_own_containers_are_kept(tmp_path: Path) -> None:
                 "            self.q['111000000'] = {3: 0.0}\n",
             ),
             "qlearning",
-            "q['111000000'][3] was added as 0.0, though the episode",
+            "q['111000000'][3] was added as 0.0, though the moves",
         ),
         (
             ("self.q[state] = {}\n", "self.q[state] = {9: 0.0}\n"),
@@ -287,25 +317,40 @@ def test_wrong_episodes_and_junk_are_named_without_crashing(
     failing_here(_copy(tmp_path, [change], everywhere=True), "q-agent", check, words)
 
 
-def test_the_tables_the_box_starts_from_are_drawn_again_by_the_grader() -> None:
-    rows = layout()
-    assert len(rows) == 5478
-    assert {digit for state, _ in rows for digit in state} == {"0", "1", "2"}
-    truth = exercise_truth()
-    assert {s for s, _ in rows} == {digits(b) for b in truth.boards}
-    full, states = start(7, 0.0)
-    assert len(full) == len(states) == 5478
-    some, fewer = start(7, 0.25)
-    assert EMPTY in some
-    assert set(some) == fewer
-    assert 0.2 < 1 - len(some) / 5478 < 0.3
-    for state, row in some.items():
-        assert row == full[state]  # the same values, whichever states are left out
-        assert list(row) == open_cells(state)
-    assert all(-1 <= v < 1 for row in full.values() for v in row.values())
-    assert start(7, 0.25) == (some, fewer)
-    tied = values(3, list(range(9)), True)
-    assert set(tied.values()) <= {-0.5, 0.0, 0.5}
+def test_the_agent_is_built_as_its_constructor_says_or_one_problem_says_why(
+    tmp_path: Path,
+) -> None:
+    """The text's constructor gets no note; another order of other names is matched by
+    name and noted; one that cannot be called is one problem, said before any call."""
+    text = 'def __init__(self, epsilon, discount, alpha, algorithm="qlearning"):'
+    assert QAgentChild(load_module(FAITHFUL, "qagent_built_0")).prepare() is None
+    keywords = _copy(
+        tmp_path,
+        [
+            (text, "def __init__(self, *, learning_rate=0.5, gamma=0.9, epsilon=0.1):"),
+            ("self.discount = discount", "self.discount = gamma"),
+            ("self.alpha = alpha", "self.alpha = learning_rate"),
+            ("self.algorithm = algorithm", "self.algorithm = 'qlearning'"),
+        ],
+    )
+    prepared = QAgentChild(load_module(keywords, "qagent_built_1")).prepare()
+    assert prepared == {
+        "notes": [
+            "Agent built as Agent(learning_rate=0.5, gamma=0.9, epsilon=0.1): its parameters "
+            "matched by name to epsilon 0.1, discount 0.9 and alpha 0.5"
+        ]
+    }
+    (tmp_path / "board").mkdir()
+    needy = write_edited(
+        SOURCE,
+        [(text, 'def __init__(self, board, epsilon, discount, alpha, algorithm="qlearning"):')],
+        tmp_path / "board" / "qagent.py",
+    )
+    prepared = QAgentChild(load_module(needy, "qagent_built_2")).prepare()
+    assert prepared is not None
+    assert set(prepared) == {"problem"}
+    assert prepared["problem"].startswith("Agent(board, epsilon, discount, alpha, ")
+    assert " cannot be built: board needs a default" in prepared["problem"]
 
 
 def test_the_grader_recomputes_each_answer(tmp_path: Path) -> None:

@@ -12,7 +12,8 @@ import pytest
 
 from tests.usercode.helpers import failing_here, load_module, passing, write_edited
 from tttlab.usercode.boxside.loading import guarded
-from tttlab.usercode.boxside.shapes.td_agent import SIZE, Environment, TDAgentChild, text
+from tttlab.usercode.boxside.shapes.standin import SIZE, Environment, text
+from tttlab.usercode.boxside.shapes.td_agent import TDAgentChild
 from tttlab.usercode.cases import exercise_truth
 from tttlab.usercode.exercises import EXERCISES, Case
 from tttlab.usercode.exercises import td_agent_truth as tt
@@ -167,9 +168,9 @@ def test_a_missing_attribute_read_in_update_is_named_in_one_line(tmp_path: Path)
 
 
 def test_the_notebooks_names_and_the_students_own_names(tmp_path: Path) -> None:
-    """The notebook's ``update_state_histories`` is fed; a history and an Environment's
-    board under other names are read through ``--name``; without play_game only its check
-    is not run."""
+    """The notebook's ``update_state_histories`` is fed; a history under another name is
+    found (the one attribute that grows as states are fed); an Environment's board under
+    another name is read through ``--name``; without play_game only its check is not run."""
     changes = [
         ("def update_state_history(self, s):", "def update_state_histories(self, s):"),
         ("self.state_history", "self.seen"),
@@ -178,19 +179,39 @@ def test_the_notebooks_names_and_the_students_own_names(tmp_path: Path) -> None:
     ]
     path = _copy(tmp_path, changes)
     report = check_path(path, only=("update", "take_action"))
-    update, take = (report.checks[c].example for c in ("update", "take_action"))
-    assert update is not None
-    assert "--name state_history=YOURS" in update.got
+    assert report.checks["update"].ok, report.as_json()
+    take = report.checks["take_action"].example
     assert take is not None
-    assert take.got == "raised AttributeError: 'Environment' has no attribute 'tiles' (use --name)"
-    report = check_path(path, names={"state_history": "seen", "board": "tiles"})
+    assert take.got == (
+        "raised AttributeError: 'Environment' has no attribute 'tiles' (use --name) "
+        "(agent.py line 46)"  # where in the student's file, as every error it raises
+    )
+    report = check_path(path, names={"board": "tiles"})
     assert report.checks["update"].ok
     assert report.checks["take_action"].ok
     assert "play_game" not in report.checks  # not defined: not checked, and said so
     assert report.ok, report.as_json()
     assert "play_game not defined: play_game not checked" in report.notes
-    only = check_path(path, only=("play_game",), names={"state_history": "seen"})
+    only = check_path(path, only=("play_game",))
     assert "does not define: play_game" in only.problems  # the one check asked for
+
+
+def test_a_history_that_cannot_be_found_asks_for_its_name(tmp_path: Path) -> None:
+    """Kept where no attribute grows as states are fed (a list inside a dict), the history
+    cannot be read: the counterexample asks for its name."""
+    changes = [
+        ("self.state_history = []\n\n    def setV", "self.memory = {'states': []}\n\n    def setV"),
+        ("self.state_history.append(s)", "self.memory['states'].append(s)"),
+        ("in reversed(self.state_history)", "in reversed(self.memory['states'])"),
+        (
+            "    def reset_history(self):\n        self.state_history = []",
+            "    def reset_history(self):\n        self.memory['states'] = []",
+        ),
+    ]
+    _, example = failing_here(
+        _copy(tmp_path, changes), "td-agent", "update", "--name state_history=YOURS"
+    )
+    assert "agent.state_history cannot be read after update" in example.got
 
 
 # the box's side, in this process
@@ -240,7 +261,7 @@ def test_an_update_that_changes_nothing_is_wrong_in_the_entry_it_left(tmp_path: 
     truth = exercise_truth()
     case = SPEC.cases(truth)["update"][0]
     outcome = child.call("update", SPEC.payload("update", case), _run)
-    assert outcome[:2] == ["v", [[], 0, 5]]
+    assert outcome[:2] == ["v", [[], 0, 5, ""]]
     assert not SPEC.right("update", case, outcome, truth)
     got = SPEC.got("update", outcome, case, truth)
     (state, want), *_ = tt.sweep(case.arg, truth)[0]
@@ -254,12 +275,16 @@ def test_an_update_that_changes_nothing_is_wrong_in_the_entry_it_left(tmp_path: 
 
 
 FORGED = {
-    "update": [[[[SIZE + 5, 0.5], [-3, float("nan")]], 2, 0], [[], 99, 0], [[], 0, ["g", "x"]]],
+    "update": [
+        [[[SIZE + 5, 0.5], [-3, float("nan")]], 2, 0, ""],
+        [[], 99, 0, "float16"],
+        [[], 0, ["g", "x"], ""],
+    ],
     "take_action": [
-        [[2, -1, 0, 0, 0, 0, 0, 0, 0], 0, ""],
-        [[0] * 9, 1, ""],
-        [[0] * 9, 1, "?????????"],
-        [[9] * 9, 0, ""],
+        [[2, -1, 0, 0, 0, 0, 0, 0, 0], 0, "", ""],
+        [[0] * 9, 1, "", "float32"],
+        [[0] * 9, 1, "?????????", ""],
+        [[9] * 9, 0, "", ""],
     ],
     "play_game": [
         [[["a", 1, "." * 9, 42]], False],

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tttlab.usercode.cases import exercise_truth
 from tttlab.usercode.exercises import EXERCISES
 from tttlab.usercode.exercises import td_agent_truth as tt
@@ -64,3 +66,15 @@ def test_the_sweep_is_the_courses_update_run_backwards() -> None:
         assert got_reward == reward
         assert [s for s, _ in after] == history[::-1]
         assert all(abs(V[s] - v) < 1e-12 for s, v in after)
+
+
+def test_the_greedy_cells_are_read_at_the_tables_precision() -> None:
+    """Two next states whose values differ below float32's precision are a tie for a
+    float32 table, and not for a float64 one."""
+    board = "." * 9
+    first, second = tt.state_id("X" + "." * 8), tt.state_id(".X" + "." * 7)
+    draw = tt.Draw(3, 0.0, 1, ((first, 0.999), (second, 0.999 + 1e-9)))
+    assert tt.greedy(board, draw) == ([1], 0.999 + 1e-9)
+    cells, top = tt.greedy(board, draw, "float32")
+    assert cells == [0, 1]
+    assert top == pytest.approx(0.999, rel=1e-7)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -151,13 +151,40 @@ def renames_of(pairs: Iterable[str] | Mapping[str, str], exercise: Exercise) -> 
     return renames
 
 
+#: The methods a human player of the course has (``Human``: its ``take_action`` asks for a
+#: move): a class with no other is not the learning agent, whatever its name.
+HUMAN = frozenset(
+    {
+        "__init__",
+        "set_symbol",
+        "set_sym",
+        "set_player",
+        "take_action",
+        "update",
+        "update_state_history",
+        "update_state_histories",
+    }
+)
+
+
+def _td_agent(methods: set[str], name: Callable[[str], str]) -> bool:
+    """Whether a class with ``methods`` is the course's TD agent: ``update`` and
+    ``take_action`` (under the student's names), and neither ``qlearning`` nor ``sarsa``
+    (the Q-learning text's agent may have helpers of those names: it is that one)."""
+    wanted = {name("update"), name("take_action")}
+    return wanted <= methods and not {name("qlearning"), name("sarsa")} & methods
+
+
 def detect_all(modules: list[Module], renames: Mapping[str, str] | None = None) -> list[str]:
     """Every exercise shape the files define, in the order they are graded: ``course`` (an
     ``Environment`` class with ``get_state``), ``td-agent`` (an ``Agent`` class with
-    ``update`` and ``take_action``, and neither ``qlearning`` nor ``sarsa``), ``board`` (a
-    ``Board`` class with ``play``), ``q-agent`` (an ``Agent`` with ``qlearning`` or
-    ``sarsa``), ``cs50`` (``minimax`` or ``initial_state``) and ``mdp`` (``P`` and ``R``
-    assigned at the top level). ``renames`` maps the exercise's names to the student's."""
+    ``update`` and ``take_action``, and neither ``qlearning`` nor ``sarsa``; or the same
+    agent named ``Player``, with a method a human player has not), ``board`` (a ``Board``
+    class with ``play``), ``q-agent`` (an ``Agent`` with ``qlearning`` or ``sarsa``),
+    ``cs50`` (``minimax`` or ``initial_state``) and ``mdp`` (``P`` and ``R`` assigned at the
+    top level). Where none of them is found, a class of any other name that has the TD
+    agent's methods (not a human player) makes it ``td-agent``, whose report then suggests
+    the ``--name`` to paste. ``renames`` maps the exercise's names to the student's."""
     theirs = dict(renames or {})
 
     def name(ours: str) -> str:
@@ -172,17 +199,25 @@ def detect_all(modules: list[Module], renames: Mapping[str, str] | None = None) 
         functions |= set(module.functions)
         assigned |= module.assigned
     agent = classes.get(name("Agent"), set())
-    q_agent = bool({name("qlearning"), name("sarsa")} & agent)
+    player = classes.get(name("Player"), set())
     found = {
         "course": name("get_state") in classes.get(name("Environment"), set()),
-        # the Q-learning text's agent may have helpers of these names: it is that one
-        "td-agent": {name("update"), name("take_action")} <= agent and not q_agent,
+        "td-agent": _td_agent(agent, name) or (_td_agent(player, name) and bool(player - HUMAN)),
         "board": name("play") in classes.get(name("Board"), set()),
-        "q-agent": q_agent,
+        "q-agent": bool({name("qlearning"), name("sarsa")} & agent),
         "cs50": bool(functions & {name("minimax"), name("initial_state")}),
         "mdp": {name("P"), name("R")} <= assigned,
     }
+    if not any(found.values()):
+        found["td-agent"] = any(
+            _td_agent(methods, name) and methods - HUMAN and not _human(cls)
+            for cls, methods in classes.items()
+        )
     return [shape for shape, there in found.items() if there]
+
+
+def _human(cls: str) -> bool:
+    return "human" in cls.lower()
 
 
 def detect(modules: list[Module], renames: Mapping[str, str] | None = None) -> str | None:
@@ -210,17 +245,20 @@ def where(exercise: Exercise, modules: list[Module], renames: Mapping[str, str])
 def suggestions(exercise: Exercise, missing: Iterable[str], modules: list[Module]) -> list[str]:
     """For each missing name, one line naming the student's definitions that could be it
     (a function of the same arity, a class with the methods the exercise calls, the most
-    similar names first), with the ``--name`` to paste."""
+    similar names first), with the ``--name`` to paste. A class that has two or more of
+    the methods the exercise calls is suggested whatever its name (``Player``,
+    ``TDLearner`` for the course's ``Agent``); one that has a single one, or a function,
+    only under a similar name. A human player (``Human``) is never suggested."""
     lines = []
     for entry in missing:
         ours = entry.split("|")[0]
+        wanted = set(exercise.members.get(ours, ()))
         if ours in exercise.members:
-            wanted = set(exercise.members[ours])
             options = [
                 (cls, f"{m.name}.{cls}")
                 for m in modules
                 for cls, methods in m.classes.items()
-                if wanted <= methods and cls != ours
+                if wanted <= methods and cls != ours and not _human(cls)
             ]
         else:
             arity = exercise.arity.get(ours)
@@ -233,8 +271,9 @@ def suggestions(exercise: Exercise, missing: Iterable[str], modules: list[Module
         if not options:
             continue
         own = set(exercise.nameable())  # the exercise's own names are there for themselves
+        enough = 0.0 if len(wanted) >= 2 else 0.6
         scored = sorted(options, key=lambda o: -_likeness(ours, o[0]))
-        best = [o for o in scored if o[0] not in own and _likeness(ours, o[0]) >= 0.6][:3]
+        best = [o for o in scored if o[0] not in own and _likeness(ours, o[0]) >= enough][:3]
         if not best:
             continue
         shown = " or ".join(where_ for _, where_ in best)

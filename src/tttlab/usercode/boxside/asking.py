@@ -2,6 +2,10 @@
 time, each with a fresh random number its answer must repeat (standard library only). Its
 clock is the caller's: a call that runs past its limit, ends the worker, or answers out of
 the protocol is :class:`Gone`, with the outcome that says how.
+
+A limit counts the call's own time (:mod:`.clock`): the clock, less the time the worker and
+the caller waited for a CPU, so that a busy machine's delay is never the student's. A loop
+is stopped after its limit of CPU time, a call that sleeps after its limit on the clock.
 """
 
 from __future__ import annotations
@@ -16,14 +20,16 @@ import sys
 import time
 from typing import Any
 
-__all__ = ["READY_SECONDS", "STARVED_TIMES", "Gone", "Worker"]
+from .clock import OwnClock, Waits
 
-#: Seconds the worker has to say it is ready (a Python starting in a box, on a busy machine).
+__all__ = ["READY_SECONDS", "STARVED_TIMES", "Gone", "Limit", "Worker"]
+
+#: Seconds of its own time the worker has to say it is ready (a Python starting in a box,
+#: before any of the student's code: past it, the grader failed).
 READY_SECONDS = 60.0
-#: A call's limit counts its worker's CPU time: a call that ran out of time on the clock
-#: without having had the CPU time of its limit (a busy machine, a process starved) waits
-#: on, up to this many times its limit on the clock; one that slept or waited that long
-#: has not returned within its limit.
+#: Where the kernel does not say how long a process waited for a CPU, a limit counts the
+#: worker's CPU time instead, up to this many times the limit on the clock: a call that
+#: slept or waited that long has not returned within its limit.
 STARVED_TIMES = 10
 #: Clock ticks a second, the unit of /proc's CPU times.
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -58,7 +64,9 @@ class Worker:
         self.writing.register(self.to, select.POLLOUT)
         self.reading.register(self.back, select.POLLIN)
         self.buffer = bytearray()
-        try:  # read again at every question: kept open (opening it costs as much as a call)
+        #: Read again at every question: kept open (opening them costs as much as a call).
+        self.waits = Waits(self.process.pid, "self")
+        try:
             self.stat: int | None = os.open(f"/proc/{self.process.pid}/stat", os.O_RDONLY)
         except OSError:
             self.stat = None
@@ -67,7 +75,7 @@ class Worker:
         """None once the worker says it is ready; else why it is not (the grader's failure:
         none of the student's code has run yet)."""
         try:
-            line = self._line(time.monotonic() + READY_SECONDS, 4096)
+            line = self._line(Limit(self, READY_SECONDS), 4096)
         except Gone as gone:
             how = gone.outcome[1] if len(gone.outcome) > 1 else "it did not say it was ready"
             return f"the box's worker did not start: {how}"
@@ -76,23 +84,15 @@ class Worker:
         return None
 
     def ask(self, question: dict[str, Any], seconds: float | None, allowance: int) -> Any:
-        """The answer to ``question`` (a dict with the question's own number as ``n``), or
-        :class:`Gone`; lines that answer another question are dropped."""
-        start = time.monotonic()
-        cpu = None if seconds is None else self.cpu()  # only a limited call needs it
-        deadline = None if seconds is None else start + seconds
+        """The answer to ``question`` (a dict with the question's own number as ``n``) within
+        ``seconds`` of its own time (None: no limit), or :class:`Gone`; lines that answer
+        another question are dropped."""
+        limit = None if seconds is None else Limit(self, seconds)
         nonce = os.urandom(8).hex()
         question["n"] = nonce
-        self._send(json.dumps(question).encode() + b"\n", deadline)
+        self._send(json.dumps(question).encode() + b"\n", limit)
         while True:
-            try:
-                line = self._line(deadline, allowance)
-            except Gone as gone:
-                later = self._starved(gone, start, seconds, cpu)
-                if later is None:
-                    raise
-                deadline = later
-                continue
+            line = self._line(limit, allowance)
             try:
                 answer = json.loads(line)
             except (ValueError, RecursionError):
@@ -112,22 +112,7 @@ class Worker:
         except (OSError, IndexError, ValueError):
             return None
 
-    def _starved(
-        self, gone: Gone, start: float, seconds: float | None, cpu: float | None
-    ) -> float | None:
-        """A later deadline when the call ran out of time without having had the CPU time
-        the limit gives it (a busy machine's delay is not the student's), up to
-        :data:`STARVED_TIMES` the limit in all; else None: the time was the call's."""
-        now = self.cpu()
-        if gone.outcome != ["t"] or seconds is None or cpu is None or now is None:
-            return None
-        left = seconds - (now - cpu)
-        cap = start + seconds * STARVED_TIMES
-        if left < 0.05 or time.monotonic() >= cap:
-            return None
-        return min(cap, time.monotonic() + left)
-
-    def _send(self, data: bytes, deadline: float | None) -> None:
+    def _send(self, data: bytes, limit: Limit | None) -> None:
         view = memoryview(data)
         while view:
             try:
@@ -137,13 +122,13 @@ class Worker:
                 pass
             except OSError:
                 raise Gone(["k", self._ended()]) from None
-            self._wait(self.writing, deadline)
+            self._wait(self.writing, limit)
 
-    def _line(self, deadline: float | None, most: int) -> bytes:
+    def _line(self, limit: Limit | None, most: int) -> bytes:
         while b"\n" not in self.buffer:
             if len(self.buffer) > most:
                 raise Gone(["b", f"an answer of more than {most:,} bytes"])
-            self._wait(self.reading, deadline)
+            self._wait(self.reading, limit)
             try:
                 chunk = os.read(self.back, 1 << 16)
             except BlockingIOError:
@@ -158,16 +143,16 @@ class Worker:
             raise Gone(["b", f"an answer of more than {most:,} bytes"])
         return line
 
-    def _wait(self, poll: select.poll, deadline: float | None) -> None:
-        """Until the pipe is ready (or has closed); :class:`Gone` at the deadline, or as
-        soon as the worker has ended (a process it started may still hold its pipe)."""
+    def _wait(self, poll: select.poll, limit: Limit | None) -> None:
+        """Until the pipe is ready (or has closed); :class:`Gone` once ``limit`` is spent, or
+        as soon as the worker has ended (a process it started may still hold its pipe)."""
         while True:
-            left = None if deadline is None else deadline - time.monotonic()
+            left = None if limit is None else limit.deadline - time.monotonic()
             if poll.poll(100 if left is None else max(0, min(100, int(left * 1000) + 1))):
                 return
             if self.process.poll() is not None:
                 raise Gone(["k", self._ended()])
-            if left is not None and left <= 0:
+            if limit is not None and left is not None and left <= 0 and not limit.later():
                 raise Gone(["t"])
 
     def _ended(self) -> str:
@@ -187,6 +172,7 @@ class Worker:
         with contextlib.suppress(OSError):
             self.process.kill()
         self.process.wait()
+        self.waits.close()
         if self.stat is not None:
             with contextlib.suppress(OSError):
                 os.close(self.stat)
@@ -195,3 +181,34 @@ class Worker:
             with contextlib.suppress(OSError):
                 if pipe is not None:
                     pipe.close()
+
+
+class Limit:
+    """A limit of ``seconds`` of a call's own time: the clock, less the time the worker and
+    the caller waited for a CPU (:mod:`.clock`). Where the kernel does not say how long they
+    waited, the worker's CPU time, up to :data:`STARVED_TIMES` the limit on the clock."""
+
+    def __init__(self, worker: Worker, seconds: float) -> None:
+        self.worker, self.seconds = worker, seconds
+        self.start = time.monotonic()
+        self.deadline = self.start + seconds
+        self.clock = OwnClock(worker.waits)
+        self.cpu = worker.cpu() if self.clock.waited is None else None
+
+    def later(self) -> bool:
+        """At the deadline: whether the call has some of its own time left, and if so the
+        deadline moved to when it would be spent."""
+        now = time.monotonic()
+        own = self.clock.own()
+        if own is not None:
+            left = self.seconds - own
+        else:  # no scheduler statistics: the worker's CPU time, on the clock up to a cap
+            used = self.worker.cpu()
+            if self.cpu is None or used is None:
+                return False
+            cap = self.start + self.seconds * STARVED_TIMES
+            left = min(self.seconds - (used - self.cpu), cap - now)
+        if left < 0.02:  # not worth another wait
+            return False
+        self.deadline = now + left
+        return True

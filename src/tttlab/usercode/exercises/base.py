@@ -161,6 +161,12 @@ class Exercise:
     #: one that is not defined are not run, and the report says so in a note.
     optional: ClassVar[tuple[str, ...]] = ()
 
+    def notes(self, cases: dict[str, list[Case]], results: dict[str, list[list[Any]]]) -> list[str]:
+        """Notes on how the student's code was taken, read from its answers (``results``:
+        each check's outcomes, in the order of ``cases``): an adaptation the answers show,
+        where it was not the text's way. None by default."""
+        return []
+
     def skipped(self, missing: list[str]) -> list[str]:
         """The checks not run because an optional name among ``missing`` is not defined."""
         absent = {n for n in missing if n in self.optional}

@@ -19,19 +19,20 @@ each entry against the exact MDP (:mod:`.mdp_truth`):
 - **R**: ``R[s, a]`` is the reward of entering the next state, summed over the student's
   own ``P[s, :, a]`` (so that a wrong P is the P check's alone), with the text's standard
   rewards (+1 win, −1 loss, 0 otherwise) or its time-greedy option (−1 a move, +10 a win):
-  each state's row must be right under one of them; −10 for an infeasible action (the
-  soft constraint) and 0 at a terminal state.
-- **iteration**: ``value_iteration(P, R, gamma)`` at gamma 0.9 and 1 and
-  ``policy_iteration(P, R, gamma)`` at 0.9 (its linear systems are singular at 1), as the
-  module defines them: either is enough (the other's calls pass as not defined), and a
-  module with neither fails this check alone (the text defines neither: its own solver is
-  elsewhere). What they return holds the values (a float vector over the states), the
-  greedy policy (an integer vector: a cell of each state's board), or both (a tuple or
-  list, a dict or an object with ``V`` and ``policy``). The values must be tttlab's exact
-  optimal values (:func:`tttlab.planning.policy_iteration` on the text's MDP) within 1e-6,
-  under the rewards that R holds (time-greedy when an entry of R is above 1, else
-  standard): the game ends within five of X's moves, so value iteration is exact after a
-  few sweeps. The policy is evaluated exactly and must be optimal in every state.
+  each state's row must be right under one of them; an infeasible action has any negative
+  reward (the soft constraint: the text's words say "e.g. -1", its code −10; 0 or more is
+  wrong), and a terminal state 0. A note names the rewards and the soft constraint found.
+- **iteration** (optional: the text stops at P and R; a module that defines neither has
+  this check skipped, in a note): ``value_iteration`` at gamma 0.9 and 1 and
+  ``policy_iteration`` at 0.9 (a linear solve is singular at 1), as the module defines
+  them: either is enough (the other's calls pass as not defined). Each is called as its
+  signature asks (:mod:`tttlab.usercode.boxside.shapes.mdp_call`: the text's authors'
+  ``(P, R, gamma, v_init[, pi_init], tol=1e-6)``, a number of sweeps, no discount...) and
+  what it returns is told apart by what it holds (:mod:`.mdp_iteration`): values, a
+  policy, or both in either order, as arrays, lists or dicts. The values must be the
+  optimal values of the text's MDP under the rewards R holds within 1e-6 (the game ends
+  within five of X's moves, so value iteration is exact after a few sweeps); the policy is
+  evaluated exactly and must be optimal in every state. A note names each adaptation.
 """
 
 from __future__ import annotations
@@ -43,19 +44,24 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import base
 from .base import Case, Exercise, Form
-from .mdp_judge import TOLERANCE, Finding, count_finding, iteration_finding, state_finding
-from .mdp_truth import GAMMAS, mdp_truth
+from .mdp_iteration import iteration_finding, iteration_notes
+from .mdp_judge import TOLERANCE, Finding, count_finding, decode, scheme_of, state_finding
+from .mdp_truth import ENDS, GAMMAS, SCHEME_WORDS, mdp_truth
 
 if TYPE_CHECKING:
     from tttlab.usercode.cases import ExerciseTruth
     from tttlab.usercode.report import CheckReport
 
-__all__ = ["ITERATIONS", "NEITHER", "MDPTextExercise"]
+__all__ = ["ITERATION", "ITERATIONS", "NEITHER", "MDPTextExercise"]
 
-#: What the iteration check says of a module that defines neither iteration.
+#: Either iteration: the name that the iteration check needs.
+ITERATION = "value_iteration|policy_iteration"
+
+#: What the iteration check says of a module that defines neither iteration, where only
+#: that check was asked for (otherwise it is skipped, in a note).
 NEITHER = (
     "does not define value_iteration or policy_iteration (either is checked: "
-    "f(P, R, gamma) returning the values, the policy, or both)"
+    "f(P, R, gamma, ...) returning the values, the policy, or both)"
 )
 
 #: The iteration check's calls: each function and discount.
@@ -78,12 +84,15 @@ _STATE_R = base.row(
     base.listing(_TARGET),
     base.listing(_FLOAT),
 )
+_TEXT = base.kind(str)
 _ITERATED = base.either(
     base.one_of("absent", "neither"),
+    base.row(base.one_of("unfilled"), _TEXT, _TEXT),
     base.row(
         base.listing(base.either(_NONE, _ROW)),
         base.listing(base.row(base.kind(bool), base.listing(_FLOAT))),
-        base.either(_NONE, _FLOAT),
+        base.listing(base.either(_NONE, base.listing(base.either(_NONE, _FLOAT)))),
+        base.row(_TEXT, base.kind(bool), base.listing(base.row(_TEXT, _TEXT)), _TEXT),
     ),
 )
 _RUN_MAGIC = re.compile(r"^\s*(%run\b.*|get_ipython\(\).*)$", re.M)
@@ -94,15 +103,21 @@ class MDPTextExercise(Exercise):
 
     key = "mdp"
     functions = ("P", "R", "iteration")
-    names = ("P", "R", "state_id_lkt")
-    #: Optional (the text defines neither iteration): renamable, never missing.
-    attributes = ("id_state_lkt", "value_iteration", "policy_iteration")
+    names = ("P", "R", "state_id_lkt", ITERATION)
+    #: The text stops at P and R: a module that defines neither iteration has that check
+    #: skipped, in a note.
+    optional = (ITERATION,)
+    #: Optional (the text's is built in its loop; the check reads it where it is there).
+    attributes = ("id_state_lkt",)
     needs: ClassVar[dict[str, tuple[str, ...]]] = {
         "P": ("P", "state_id_lkt"),
         "R": ("P", "R", "state_id_lkt"),
-        "iteration": ("P", "R", "state_id_lkt"),
+        "iteration": ("P", "R", "state_id_lkt", ITERATION),
     }
-    arity: ClassVar[dict[str, int]] = {"value_iteration": 3, "policy_iteration": 3}
+    #: No count of arguments fits every iteration (3 to 6 of them), and a module that
+    #: defines neither is skipped, its report maybe a pass: a suggestion there would be a
+    #: problem line on a pass, which a report refuses. None is suggested (no arity is -1).
+    arity: ClassVar[dict[str, int]] = {"value_iteration": -1, "policy_iteration": -1}
     load = "import"
     answer_limits: ClassVar[dict[str, int]] = {"P": 16_384, "R": 16_384, "iteration": 1 << 19}
     forms: ClassVar[dict[str, Form]] = {
@@ -169,13 +184,39 @@ class MDPTextExercise(Exercise):
             )
         if function == "R":
             return (
-                "the reward of entering the next state, summed over P[s, :, a]; -10 for an "
-                "infeasible action, 0 at a terminal state"
+                "the reward of entering the next state, summed over P[s, :, a]; a negative "
+                "reward for an infeasible action (the soft constraint: the text's words say "
+                "-1, its code -10); 0 at a terminal state"
             )
         return (
             "for each action, the exact distribution of the next state against a uniformly "
             "random O; an infeasible action stays put; a terminal state absorbs"
         )
+
+    def notes(self, cases: dict[str, list[Case]], results: dict[str, list[list[Any]]]) -> list[str]:
+        """How the module was read, a note each: the rewards and the soft constraint that R
+        holds, and how each iteration was called and what it returned (where that is not
+        ``f(P, R, gamma)`` returning ``(values, policy)``)."""
+        found: list[str] = []
+        for function, planned in cases.items():
+            said = self._notes(function, planned, results.get(function, []))
+            found += [n for n in said if n not in found]
+        return found
+
+    def _notes(self, function: str, cases: list[Case], outcomes: list[list[Any]]) -> list[str]:
+        answered = [
+            (case, o[1])
+            for case, o in zip(cases, outcomes, strict=False)
+            if o[:1] == ["v"] and self.well_formed(function, o[1]) and not base.garbage(o[1])
+        ]
+        if function == "R":
+            return _reward_note([v for _, v in answered if len(v) == 5])
+        found: list[str] = []
+        if function == "iteration":
+            for case, value in answered:
+                if isinstance(value, list):
+                    found += [n for n in iteration_notes(case.arg[1], value) if n not in found]
+        return found
 
     def answer(self, function: str) -> str:
         return {"P": "row of P", "R": "row of R"}.get(function, "result")
@@ -195,7 +236,7 @@ class MDPTextExercise(Exercise):
     def call(self, function: str, case: Case) -> str:
         if function == "iteration":
             name, gamma = case.arg
-            return f"{name}(P, R, {gamma:g})"
+            return f"{name}(P, R, {gamma:g}, ...) (the rest as its signature asks)"
         if case.arg == "count":
             return "len(state_id_lkt), P.shape, R.shape"
         if function == "R":
@@ -219,6 +260,25 @@ class MDPTextExercise(Exercise):
                     "import the helper module (from tic_tac_toe_aux_funcs import *)"
                 )
         return found
+
+
+def _reward_note(values: list[list[Any]]) -> list[str]:
+    """The rewards that R holds and its soft constraint, as read from each state's row."""
+    soft: list[float] = []
+    feasible: list[float] = []
+    for row, *_, rewards in values:
+        key, board, trouble = decode(row)
+        if trouble or key in ENDS or len(rewards) != 9:
+            continue
+        soft += [v for a, v in enumerate(rewards) if board[a] != "." and v < -TOLERANCE["R"]]
+        feasible += [v for a, v in enumerate(rewards) if board[a] == "."]
+    if not soft:
+        return []
+    low, high = min(soft), max(soft)
+    same = high - low <= TOLERANCE["R"]
+    constraint = f"{high:g}" if same else f"from {low:g} to {high:g} (not the same everywhere)"
+    scheme = SCHEME_WORDS[scheme_of(max(feasible, default=None))]
+    return [f"R: {scheme}; the soft constraint {constraint} for an infeasible move"]
 
 
 def _assigns(path: Path, names: tuple[str, ...]) -> bool:

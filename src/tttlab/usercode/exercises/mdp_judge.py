@@ -18,12 +18,10 @@ from .mdp_truth import (
     ENDS,
     SCHEME_WORDS,
     SCHEMES,
-    SOFT_CONSTRAINT,
     after,
     board_of_id,
     canonical,
     entry,
-    evaluate,
     is_decision,
     mdp_truth,
 )
@@ -34,7 +32,7 @@ __all__ = [
     "count_finding",
     "decode",
     "fraction",
-    "iteration_finding",
+    "named",
     "scheme_of",
     "state_finding",
 ]
@@ -81,7 +79,7 @@ def decode(row: list[int] | None) -> tuple[str, str, str]:
     return canonical(board), board, ""
 
 
-def _named(s: int, key: str, board: str) -> str:
+def named(s: int, key: str, board: str) -> str:
     return f"state {s} ({grid(board)})" if board else f"state {s} (the {key} state)"
 
 
@@ -120,7 +118,7 @@ def _distribution(
         if trouble:
             return got, names, f"state {t} is none: state_id_lkt[{t}] = {rows[t]}: {trouble}"
         got[key] = got.get(key, 0.0) + p
-        names.setdefault(key, _named(t, key, board))
+        names.setdefault(key, named(t, key, board))
     return got, names, ""
 
 
@@ -183,12 +181,19 @@ def _rewards(
             if abs(v) > tol:
                 return Finding(f"R[{s}, {a}] = {v:.6g} for {place}: expected 0 (the game is over)")
         return None
+    for a, v in enumerate(rewards):
+        if board[a] != "." and not v < -tol:
+            return Finding(
+                f"R[{s}, {a}] = {v:.6g} for {place} and a = {a}: expected a negative reward "
+                f"(the soft constraint: cell {a} is taken)",
+                board,
+            )
     wanted: dict[str, list[float]] = {}
     for scheme in SCHEMES:
         wanted[scheme] = []
         for a, action in enumerate(actions):
             if board[a] != ".":
-                wanted[scheme].append(SOFT_CONSTRAINT)
+                wanted[scheme].append(rewards[a])  # any negative reward (above)
                 continue
             got, _, trouble = _distribution(s, a, action, rows)
             distribution = got if not trouble else after(board, a)  # P's own fault
@@ -201,11 +206,9 @@ def _rewards(
     if not wrong[scheme]:
         return None
     a = wrong[scheme][0]
-    at = f"R[{s}, {a}] = {rewards[a]:.6g} for {place} and a = {a}"
-    if board[a] != ".":
-        return Finding(f"{at}: expected -10 (the soft constraint: cell {a} is taken)", board)
     return Finding(
-        f"{at}: expected {wanted[scheme][a]:.6g}, the sum over s' of P[{s}, s', {a}] times the "
+        f"R[{s}, {a}] = {rewards[a]:.6g} for {place} and a = {a}: expected "
+        f"{wanted[scheme][a]:.6g}, the sum over s' of P[{s}, s', {a}] times the "
         f"reward of entering s' ({SCHEME_WORDS[scheme]})",
         board,
     )
@@ -215,73 +218,3 @@ def scheme_of(top: float | None) -> str:
     """The text's rewards that R holds: time-greedy when an entry is above 1 (a win's +10;
     the standard rewards never pass 1), else standard."""
     return "time-greedy" if top is not None and top > 1.0 + TOLERANCE["R"] else "standard"
-
-
-def iteration_finding(name: str, gamma: float, value: list[Any]) -> Finding | None:
-    """The first wrong value, or the first state where the policy is not optimal, under
-    the rewards that R holds."""
-    rows, parts, top = value
-    decoded = [decode(r) for r in rows]
-    for s, (_, _, trouble) in enumerate(decoded):
-        if trouble:
-            return Finding(f"state_id_lkt[{s}] = {rows[s]}: {trouble} (see the P check)")
-    n = len(rows)
-    sized = [p for p in parts if len(p[1]) == n]
-    policies = [p[1] for p in sized if p[0]]
-    values = [p[1] for p in sized if not p[0]]
-    if not policies and len(values) > 1:  # a policy as floats beside the values
-        policies = [v for v in values if all(x.is_integer() and 0 <= x < 9 for x in v)][:1]
-        values = [v for v in values if v is not policies[0]] if policies else values
-    if not policies and not values:
-        lengths = ", ".join(str(len(p[1])) for p in parts) or "none"
-        return Finding(
-            f"returned no vector over the {n} states (values or a policy; lengths: {lengths})"
-        )
-    scheme = scheme_of(top)
-    best = mdp_truth().values[(scheme, gamma)]
-    for got in values[:1]:
-        for s, (k, board, _) in enumerate(decoded):
-            if not abs(got[s] - best[k]) <= TOLERANCE["iteration"]:  # nan too
-                return Finding(
-                    f"V[{s}] = {got[s]:.9g} for {_named(s, k, board)}: expected "
-                    f"{best[k]:.9g} (tttlab's exact value at gamma {gamma:g}, "
-                    f"{SCHEME_WORDS[scheme]}, as R holds)",
-                    board,
-                )
-    return _policy(policies[0], decoded, scheme, gamma) if policies else None
-
-
-def _policy(
-    policy: list[float], decoded: list[tuple[str, str, str]], scheme: str, gamma: float
-) -> Finding | None:
-    truth = mdp_truth()
-    moves: dict[str, tuple[str, int]] = {}
-    first: dict[str, int] = {}
-    for s, (k, board, _) in enumerate(decoded):
-        if k in ENDS or k in moves:
-            continue
-        a = policy[s]
-        if not (a.is_integer() and 0 <= a < 9):
-            return Finding(f"policy[{s}] = {a:g} for {_named(s, k, board)}: no cell", board)
-        if board[int(a)] != ".":
-            return Finding(
-                f"policy[{s}] = {int(a)} for {_named(s, k, board)}: that cell is taken", board
-            )
-        moves[k] = (board, int(a))
-        first[k] = s
-    missing = [k for k in truth.keys if k not in moves]
-    if missing:
-        return Finding(f"no state in state_id_lkt for position {grid(missing[0])} (see P)")
-    worth = evaluate(moves, scheme, gamma)
-    best = truth.values[(scheme, gamma)]
-    short = [k for k in moves if worth[k] < best[k] - TOLERANCE["iteration"]]
-    if not short:
-        return None
-    k = min(short, key=first.__getitem__)
-    s, board = first[k], moves[k][0]
-    return Finding(
-        f"following the policy from {_named(s, k, board)} (it plays {moves[k][1]}) is worth "
-        f"{worth[k]:.9g}, the best is {best[k]:.9g} (exact evaluation at gamma {gamma:g}, "
-        f"{SCHEME_WORDS[scheme]}, as R holds)",
-        board,
-    )

@@ -8,7 +8,9 @@ canonical form of its board (``"X...O...."``, the least of its eight images) or 
 move on any board of the class (the student's own representative: the action is a cell of
 that board); :func:`mdp_truth` holds tttlab's own MDP (:func:`tttlab.planning.build_mdp`)
 and its exact optimal values (:func:`tttlab.planning.policy_iteration`) per reward scheme
-and discount; :func:`evaluate` values a student's policy exactly.
+and discount; :func:`optimum` finds them again where a soft constraint too weak makes
+staying put worth more than playing, and :func:`evaluate` values a student's policy
+exactly.
 
 Board ids are the text's: cell ``a`` (row-major) has weight ``3**(8 - a)``, with empty 0,
 X 1 and O 2.
@@ -16,6 +18,7 @@ X 1 and O 2.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -36,6 +39,8 @@ __all__ = [
     "evaluate",
     "is_decision",
     "mdp_truth",
+    "optimum",
+    "staying",
     "text_id",
 ]
 
@@ -57,6 +62,7 @@ SCHEME_WORDS = {
 }
 #: The discounts tttlab solves for (those the iteration check asks for).
 GAMMAS = (0.9, 1.0)
+#: The soft constraint of the text's code (its words: any negative reward, "e.g. -1").
 SOFT_CONSTRAINT = -10.0
 _MARK = ".XO"
 
@@ -178,11 +184,42 @@ def mdp_truth() -> MDPTruth:
     return MDPTruth(keys, len(keys) + 3, values)
 
 
-def evaluate(moves: dict[str, tuple[str, int]], scheme: str, gamma: float) -> dict[str, float]:
+def staying(reward: float, gamma: float) -> float:
+    """The worth of staying put forever, ``reward`` a step (an infeasible move under a soft
+    constraint): ``reward / (1 - gamma)``; at gamma 1, -inf, 0 or +inf by its sign."""
+    if gamma < 1.0:
+        return reward / (1.0 - gamma)
+    return -math.inf if reward < 0 else (math.inf if reward > 0 else 0.0)
+
+
+def optimum(stay: dict[str, float], scheme: str, gamma: float) -> dict[str, float]:
+    """The optimal values when a state may also stay put (``stay``: key → the best reward of
+    an infeasible move there, the student's soft constraint), by backward induction over
+    the positions, fuller boards first (every move adds two marks or ends the game). With
+    no such state it gives :func:`mdp_truth`'s values, found another way."""
+    found = dict.fromkeys(ENDS, 0.0)
+    for k in sorted(mdp_truth().keys, key=lambda k: k.count(".")):
+        found[k] = max(
+            sum(p * (entry(t, scheme) + gamma * found[t]) for t, p in after(k, a).items())
+            for a in range(9)
+            if k[a] == "."
+        )
+        if k in stay:
+            found[k] = max(found[k], staying(stay[k], gamma))
+    return found
+
+
+def evaluate(
+    moves: dict[str, tuple[str, int]],
+    scheme: str,
+    gamma: float,
+    stay: dict[str, float] | None = None,
+) -> dict[str, float]:
     """The exact value of a policy given, for every decision key, a board of its class
-    and a legal action on that board (the student's frame): solve (I - gamma P) V = r over
-    the decision states (the game ends within five of X's moves whatever the policy, so the
-    system is never singular)."""
+    and an action on that board (the student's frame): solve (I - gamma P) V = r over the
+    decision states (the game ends within five of X's moves whatever the policy, so the
+    system is never singular). An action on a taken cell stays put forever with the
+    reward ``stay[key]``, whose worth (:func:`staying`) must be finite."""
     keys = list(moves)
     where = {k: i for i, k in enumerate(keys)}
     n = len(keys)
@@ -190,6 +227,9 @@ def evaluate(moves: dict[str, tuple[str, int]], scheme: str, gamma: float) -> di
     rewards = np.zeros(n)
     for k, (board, action) in moves.items():
         i = where[k]
+        if board[action] != ".":
+            rewards[i] = staying((stay or {})[k], gamma)
+            continue
         distribution = after(board, action)
         rewards[i] = expected_reward(distribution, scheme)
         for target, p in distribution.items():

@@ -12,10 +12,17 @@ is from X's side, X (``True``) maximises it and O (``False``) minimises it.
   the open cells and at ε = 0.25 with the greedy cell's extra share, by a chi-square test
   whose false alarms are at most 1e-6 per check.
 - ``qlearning`` and ``sarsa``: ``qlearning(1)`` / ``sarsa(1)`` from a random table, 40
-  episodes each over five settings of ε, γ and α (half of them with a quarter of the states
-  left out, for the code to add): the moves it passed to ``Board.play`` are a game from the
-  empty board, at ε = 0 each the mover's greedy one, and every entry of ``q`` is the text's
-  update along that game (:mod:`.q_agent_episodes`).
+  calls each over five settings of ε, γ and α (half of them with a quarter of the states
+  left out, for the code to add), then calls of several episodes (:mod:`.q_agent_learning`): the
+  moves it passed to ``Board.play`` are that many games, each from the empty board, each
+  move leaving the mover's mark in its cell (in whatever form the code gives the marks to
+  its own ``Board``); at ε = 0 each move is the mover's greedy one, and every entry of ``q``
+  is the text's update along the games (:mod:`.q_agent_episodes`); at ε > 0 the moves of
+  the calls of many episodes follow the ε-greedy shares (:mod:`.q_agent_shares`: a test
+  whose false alarms are at most 1e-6 per check, exactly).
+
+The agent is built as its own constructor takes epsilon, discount and alpha, by their
+names or in the text's order (:mod:`tttlab.usercode.boxside.shapes.q_agent_built`).
 """
 
 from __future__ import annotations
@@ -25,17 +32,20 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..boxside.shapes.q_agent import digits, open_cells, values
 from . import base
 from .base import GARBAGE, Case, Exercise, Form
-from .q_agent_episodes import TOLERANCE, Wrong, first_wrong, number
+from .q_agent_episodes import Wrong, number
+from .q_agent_learning import (
+    learning_call,
+    learning_cases,
+    learning_expected,
+    learning_wrong,
+    mark_notes,
+)
 
 if TYPE_CHECKING:
     from tttlab.usercode.cases import ExerciseTruth
 
 __all__ = ["QAgentExercise"]
 
-#: The settings (ε, γ, α) the learning checks cycle through (at ε = 0 every move the
-#: code plays must be the mover's greedy one).
-SETTINGS = ((0.3, 0.9, 0.5), (0.5, 0.7, 0.25), (0.2, 0.95, 0.8), (1.0, 0.8, 0.1), (0.0, 0.9, 0.5))
-EPISODES = 40
 #: Calls of ``choose_action`` per board of the statistical cases, and their ε.
 CALLS = 5000
 SPREAD = (1.0, 0.25)
@@ -54,7 +64,7 @@ _ROW = base.either(base.listing(base.row(base.kind(int), base.kind(float))), GAR
 _STATE = base.either(base.kind(str), GARBAGE)
 _CELL = base.either(base.kind(int), GARBAGE)
 _EPISODE = base.row(
-    base.listing(base.row(_STATE, _CELL, _STATE)),
+    base.listing(base.row(_STATE, _CELL, base.kind(str), _STATE)),
     base.listing(base.row(_STATE, _CELL, base.either(base.kind(float), GARBAGE))),
     base.listing(base.row(base.kind(str), base.kind(int))),
     base.listing(_STATE),
@@ -108,9 +118,10 @@ class QAgentExercise(Exercise):
         "reward",
     )
     needs: ClassVar[dict[str, tuple[str, ...]]] = {f: ("Agent", "Board") for f in functions}
-    #: An episode's answer lists at most 30 moves, 200 entries, 50 entries removed and 50
-    #: states gained and lost (:data:`~tttlab.usercode.boxside.shapes.q_agent.LISTED`), each
-    #: item at most three texts of 60 characters.
+    #: A learning call's answer lists at most so many moves, entries and states
+    #: (:func:`~tttlab.usercode.boxside.shapes.q_agent_tables.listed`: for 40 episodes, 381
+    #: moves and 713 entries), each item of a few texts of at most 60 characters; an honest
+    #: answer is far smaller (states of 9 characters, marks of at most 24).
     answer_limits: ClassVar[dict[str, int]] = {
         "add_state": 4096,
         "qlearning": 2**18,
@@ -142,22 +153,12 @@ class QAgentExercise(Exercise):
             seed = _SEEDS[function]
             return [Case(truth.boards[i], i, [seed + i, i % 3 == 1, 0.0, 0]) for i in decisions]
 
-        def episodes(function: str) -> list[Case]:
-            return [
-                Case(
-                    "." * 9,
-                    k,
-                    [_SEEDS[function] + k, *SETTINGS[k % 5], 0.25 if k // 5 % 2 else 0.0],
-                )
-                for k in range(EPISODES)
-            ]
-
         return {
             "add_state": [Case(truth.boards[i], i, truth.boards[(i + 1) % n]) for i in range(n)],
             "best_action": greedy("best_action"),
             "choose_action": greedy("choose_action") + spread,
-            "qlearning": episodes("qlearning"),
-            "sarsa": episodes("sarsa"),
+            "qlearning": learning_cases(_SEEDS["qlearning"]),
+            "sarsa": learning_cases(_SEEDS["sarsa"]),
         }
 
     def payload(self, function: str, case: Case) -> Any:
@@ -219,7 +220,7 @@ class QAgentExercise(Exercise):
 
     def _wrong(self, function: str, case: Case, value: Any, truth: ExerciseTruth) -> Wrong | None:
         if function in ("qlearning", "sarsa"):
-            return first_wrong(function, case.arg, value, truth)
+            return learning_wrong(function, case, value, truth)
         if function == "add_state":
             return self._added_wrong(case, value)
         if function == "choose_action" and case.arg[3]:
@@ -269,17 +270,16 @@ class QAgentExercise(Exercise):
             from tttlab.usercode.cases import exercise_truth
 
             if base.garbage(outcome[1]) is None:
-                wrong = first_wrong(function, case.arg, outcome[1], exercise_truth())
+                wrong = learning_wrong(function, case, outcome[1], exercise_truth())
                 if wrong is not None and wrong.board:
                     return wrong.board
         return case.board
 
-    # -- the words ---------------------------------------------------------------------
+    def notes(self, cases: dict[str, list[Case]], results: dict[str, list[list[Any]]]) -> list[str]:
+        """A note for each adaptation the answers show (:func:`.q_agent_learning.mark_notes`)."""
+        return mark_notes(results, _EPISODE)
 
-    @staticmethod
-    def _setting(case: Case) -> str:
-        _, epsilon, discount, alpha, _ = case.arg
-        return f"Agent({epsilon}, {discount}, {alpha})"
+    # -- the words ---------------------------------------------------------------------
 
     def expected(self, function: str, case: Case, truth: ExerciseTruth) -> str:
         if function == "add_state":
@@ -292,12 +292,7 @@ class QAgentExercise(Exercise):
                 "own, and both states in states"
             )
         if function in ("qlearning", "sarsa"):
-            name = "Q-learning" if function == "qlearning" else "SARSA"
-            greedy = "every move greedy for its mover (epsilon 0), " if case.arg[1] == 0 else ""
-            return (
-                f"{greedy}every entry of q as the text's {name} update leaves it along the "
-                f"episode played, within {TOLERANCE:g}, and each new state added"
-            )
+            return learning_expected(function, case)
         if function == "choose_action" and case.arg[3]:
             shares = {c: round(p, 4) for c, p in self._shares(case).items()}
             return (
@@ -329,11 +324,7 @@ class QAgentExercise(Exercise):
                 f"agent.add_state({two!r}, {open_cells(two)})"
             )
         if function in ("qlearning", "sarsa"):
-            seed, _, _, _, leave = case.arg
-            return (
-                f"agent = {self._setting(case)}; agent.q, agent.states = start({seed}, {leave}); "
-                f"random.seed({seed}); np.random.seed({seed}); agent.{function}(1)"
-            )
+            return learning_call(function, case)
         player = self._player(case)
         if function == "choose_action" and case.arg[3]:
             return (

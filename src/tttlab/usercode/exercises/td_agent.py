@@ -1,14 +1,19 @@
 """The course's TD(0) ``Agent`` and ``play_game`` (seeds 000/001), the grader's side (the
 box's: :mod:`tttlab.usercode.boxside.shapes.td_agent`; the plans and the truth:
-:mod:`.td_agent_truth`). The agent plays on a stand-in for the course's Environment, so the
-student's own Environment (graded by the ``course`` shape) cannot spoil these checks.
+:mod:`.td_agent_truth`). The agent (``Agent``, or the same agent named ``Player``) plays on
+a stand-in for the course's Environment, with the student's own Environment behind it for
+what that class adds: the board, the states and the rewards stay tttlab's, so the student's
+own Environment (graded by the ``course`` shape) cannot spoil these checks. The box builds
+the agent as its constructor reads and gives it its table in the container its own code
+makes, and reads the table back at the precision it is kept at (float32: compared to eight
+units in its last place, :data:`TOLERANCE`).
 
 - ``update``: 60 real games (every length, wins for each seat, draws), each fed to a fresh
   agent (its own seed for the table, its own alpha) as ``play_game`` feeds it, then
   ``update(env)`` on the final board: the table must equal the course's backward sweep
   (``V(s) ← V(s) + α(target − V(s))``, the target starting at ``env.reward(sym)`` and
-  becoming each new ``V(s)``, the last state included) to 1e-9, no other entry may change,
-  and the history must be empty afterwards.
+  becoming each new ``V(s)``, the last state included) to 1e-9 (or the table's own
+  precision), no other entry may change, and the history must be empty afterwards.
 - ``take_action``: with ε = 0 on 264 positions (24 with ties), the board afterwards differs
   only by the agent's mark in one empty cell whose next state has the largest value; with
   ε = 1 (5 positions) every empty cell is chosen about equally often, and with ε = 0.3 (4
@@ -25,7 +30,7 @@ import ast
 import difflib
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..boxside.shapes.td_agent import ENVIRONMENT
+from ..boxside.shapes.standin import ENVIRONMENT
 from . import base
 from . import td_agent_truth as tt
 from .base import GARBAGE, Case, Exercise, Form
@@ -43,12 +48,17 @@ _EVENT = base.either(
     base.row(base.one_of("h"), _WHO, _BOARD, base.either(base.kind(int), GARBAGE)),
     base.row(base.one_of("u"), _WHO, _BOARD, base.one_of(0, 1)),
 )
-#: Relative and absolute tolerance on a value of the table.
-TOLERANCE = 1e-9
+#: The relative (and, below 1, absolute) tolerance on a value of the table, by the
+#: precision the box read the table at: eight units in its last place (a right float32
+#: sweep is off by about one; a wrong alpha, a forward sweep or a missing entry by far
+#: more), and 1e-9 for float64.
+TOLERANCE = {"": 1e-9, "float32": 8 * 2.0**-23, "float16": 8 * 2.0**-10}
+_PRECISION = base.one_of(*TOLERANCE)
 
 
-def _close(got: float, want: float) -> bool:
-    return abs(got - want) <= TOLERANCE * max(1.0, abs(want))  # NaN is never close
+def _close(got: float, want: float, precision: str) -> bool:
+    """Within the precision's :data:`TOLERANCE` of ``want`` (NaN is never close)."""
+    return abs(got - want) <= TOLERANCE[precision] * max(1.0, abs(want))
 
 
 def _number(value: float) -> str:
@@ -60,7 +70,8 @@ class TDAgentExercise(Exercise):
 
     key = "td-agent"
     functions = ("update", "take_action", "play_game")
-    names = ("Agent", "play_game")
+    #: The course's agent, or the same agent named ``Player`` (graded as it, in a note).
+    names = ("Agent|Player", "play_game")
     #: The course's folders often play the game in their main script: without a
     #: ``play_game``, its check is not run (a note says so).
     optional = ("play_game",)
@@ -75,11 +86,17 @@ class TDAgentExercise(Exercise):
         "reset_history",
         "state_history",
         "V",
+        # the agent's roles, as its constructor, setters or attributes name them
+        "eps",
+        "alpha",
+        "sym",
+        "discount",
+        "Environment",
         *ENVIRONMENT,
     )
     needs: ClassVar[dict[str, tuple[str, ...]]] = {
-        "update": ("Agent",),
-        "take_action": ("Agent",),
+        "update": ("Agent|Player",),
+        "take_action": ("Agent|Player",),
         "play_game": ("play_game",),
     }
     answer_limits: ClassVar[dict[str, int]] = {"update": 2048, "play_game": 8192}
@@ -88,11 +105,13 @@ class TDAgentExercise(Exercise):
             base.listing(base.row(base.kind(int), base.kind(float))),
             base.kind(int),
             base.either(base.kind(int), GARBAGE),
+            _PRECISION,
         ),
         "take_action": base.row(
             lambda v: type(v) is list and len(v) == 9 and all(type(c) is int for c in v),
             base.kind(int),
             lambda v: v == "" or _BOARD(v),
+            _PRECISION,
         ),
         "play_game": base.row(base.listing(_EVENT), base.kind(bool)),
     }
@@ -124,13 +143,13 @@ class TDAgentExercise(Exercise):
         return None if found is None else found[0]
 
     def _wrong_update(self, game: tt.Game, value: Any, truth: ExerciseTruth) -> str | None:
-        entries, count, history = value
+        entries, count, history, precision = value
         got = {s: v for s, v in entries}
         before = tt.table(game.seed)
         after, _ = tt.sweep(game, truth)
         for s, want in after:
             have = got.get(s, before[s]) if 0 <= s < tt.SIZE else before[s]
-            if not _close(have, want):
+            if not _close(have, want, precision):
                 return f"V[{s}] ({base.grid(tt.board_of(s))}) = {have:.6g}, expected {want:.6g}"
         swept = {s for s, _ in after}
         for s, v in entries:
@@ -151,7 +170,7 @@ class TDAgentExercise(Exercise):
         return None
 
     def _wrong_move(self, case: Case, value: Any) -> str | None:
-        counts, bad, first = value
+        counts, bad, first, precision = value
         d: tt.Draw = case.arg
         board = case.board
         if bad:
@@ -162,7 +181,7 @@ class TDAgentExercise(Exercise):
             or any(counts[k] and board[k] != "." for k in range(9))
         ):
             return f"{sum(counts)} moves counted in {d.calls} calls"
-        best, _ = tt.greedy(board, d)
+        best, _ = tt.greedy(board, d, precision)
         legal = [k for k, c in enumerate(board) if c == "."]
         if d.calls == 1:
             cell = counts.index(1)

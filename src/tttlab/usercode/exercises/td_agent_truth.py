@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tttlab.usercode.boxside.shapes.base import drawn
-from tttlab.usercode.boxside.shapes.td_agent import SIZE, spy_game
+from tttlab.usercode.boxside.shapes.spies import spy_game
+from tttlab.usercode.boxside.shapes.standin import SIZE
 
 from .base import grid
 from .course import board_of, state_id
@@ -138,11 +139,13 @@ class Draw:
         return table(self.seed)[state]
 
 
-def greedy(board: str, draw: Draw) -> tuple[list[int], float]:
-    """The cells whose next state has the largest value for the mover, and that value."""
+def greedy(board: str, draw: Draw, precision: str = "") -> tuple[list[int], float]:
+    """The cells whose next state has the largest value for the mover, and that value; with
+    the values held at ``precision`` ("float32": two values that round alike are a tie)."""
     mark = "X" if board.count("X") == board.count("O") else "O"
+    held = np.dtype(precision).type if precision else float
     scores = {
-        k: draw.value(state_id(board[:k] + mark + board[k + 1 :]))
+        k: float(held(draw.value(state_id(board[:k] + mark + board[k + 1 :]))))
         for k, c in enumerate(board)
         if c == "."
     }

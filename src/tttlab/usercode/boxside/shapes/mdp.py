@@ -8,22 +8,25 @@ table that the student wrote, and knows what every entry should be.
   defined and says), the nonzero entries of ``P[s, :, a]`` for each action (the first
   :data:`LISTED`, their number and their sum), the rows of the states they lead to, and for
   ``R`` the row ``R[s]``. One more call for ``P``: the table's and the arrays' sizes.
-- ``iteration``: ``value_iteration(P, R, gamma)`` or ``policy_iteration(P, R, gamma)``
-  (copies of P and R; "absent" when the module does not define it, "neither" when it
-  defines neither), and what it returned: each vector of numbers in it (values, a
-  policy: whichever it is, the grader tells), with the whole state table and the largest
-  entry of R (which of the text's rewards it holds).
+- ``iteration``: ``value_iteration`` or ``policy_iteration``, called as its signature asks
+  (:mod:`.mdp_call`: copies of P and R, the discount, and what else it wants; "absent"
+  when the module does not define it, "neither" when it defines neither, ``["unfilled",
+  signature, parameter]`` when a parameter is none the box can fill): the whole state
+  table, each vector of numbers in what it returned (values, a policy: whichever it is,
+  the grader tells), every row of R (its rewards and its soft constraint), and the call
+  (its signature, whether the discount was given, what each other parameter got, what
+  held the vectors).
 
 Entries of any numeric type (numpy's float128 too) are read as floats.
 """
 
 from __future__ import annotations
 
-import copy
 import math
 from typing import Any
 
 from .base import Child, Run, number, short, whole
+from .mdp_call import SWEEPS, TOLERANCE, arguments, cells, fresh, parts, plain, zeros
 
 __all__ = ["MDPTextChild"]
 
@@ -33,16 +36,8 @@ ACTIONS = 9
 LISTED = 16
 #: The most states read (a bigger table is no answer).
 MOST = 100_000
-#: The most vectors of numbers read from what an iteration returned.
-PARTS = 4
 #: The largest integer read from a table (a bigger one is no id or state).
 BIGGEST = 2**53
-
-
-def _plain(block: Any) -> Any:
-    """A numpy array as lists (one call, fast); anything else as it is."""
-    tolist = getattr(block, "tolist", None)
-    return tolist() if callable(tolist) else block
 
 
 class MDPTextChild(Child):
@@ -90,7 +85,7 @@ class MDPTextChild(Child):
     def back(self, board: int) -> int | None:
         """The state ``id_state_lkt`` gives for a board id (its last column), or None."""
         try:
-            found = whole(_plain(self.ns.id_state_lkt[board])[-1])
+            found = whole(plain(self.ns.id_state_lkt[board])[-1])
         except Exception:
             return None
         return found if found is not None and abs(found) <= BIGGEST else None
@@ -104,14 +99,14 @@ class MDPTextChild(Child):
         if row is None:
             return ["g", f"state_id_lkt[{s}] = {short(table[s])}"]
         back = self.back(row[2]) if row[0] == 0 and row[2] >= 0 else None
-        block = _plain(ns.P[s])
+        block = plain(ns.P[s])
         if len(block) > MOST:
             return ["g", f"P[{s}] has {len(block)} rows"]
         entries: list[list[list[Any]]] = [[] for _ in range(ACTIONS)]
         counts = [0] * ACTIONS
         values: list[list[float]] = [[] for _ in range(ACTIONS)]
         for t in range(len(block)):
-            line = _plain(block[t])
+            line = plain(block[t])
             if len(line) != ACTIONS:
                 return ["g", f"P[{s}, {t}] has {len(line)} actions, not {ACTIONS}"]
             if not any(line):
@@ -131,7 +126,7 @@ class MDPTextChild(Child):
         actions = [[entries[a], counts[a], math.fsum(values[a])] for a in range(ACTIONS)]
         answer: list[Any] = [row, back, actions, found]
         if with_rewards:
-            line = list(_plain(ns.R[s]))
+            line = list(plain(ns.R[s]))
             if len(line) != ACTIONS:
                 return ["g", f"R[{s}] has {len(line)} entries, not {ACTIONS}"]
             rewards = [float(v) for v in line]
@@ -148,59 +143,42 @@ class MDPTextChild(Child):
         except AttributeError:
             other = "policy_iteration" if name == "value_iteration" else "value_iteration"
             return "absent" if hasattr(ns, other) else "neither"
-        table = ns.state_id_lkt
+        table, P, R = ns.state_id_lkt, ns.P, ns.R
         rows = [self.row(table, s) for s in range(min(len(table), MOST))]
-        top = self.largest(ns.R)
-        result = function(copy.deepcopy(ns.P), copy.deepcopy(ns.R), gamma)
-        return [rows, self.parts(result), top]
+        rewards = [self.rewards(R, s) for s in range(len(rows))]
+        given = {
+            "P": lambda: fresh(P),
+            "R": lambda: fresh(R),
+            "gamma": lambda: gamma,
+            "values": lambda: zeros(P, len(rows)),
+            "policy": lambda: cells(P, [feasible(row) for row in rows]),
+            "tol": lambda: TOLERANCE,
+            "sweeps": lambda: SWEEPS,
+            "states": lambda: len(rows),
+            "actions": lambda: ACTIONS,
+        }
+        call = arguments(function, name, given)
+        if call.unfilled:
+            return ["unfilled", call.signature, call.unfilled]
+        found, form = parts(function(*call.args, **call.kwargs))
+        return [rows, found, rewards, [call.signature, call.discounted, call.filled, form]]
 
     @staticmethod
-    def largest(rewards: Any) -> float | None:
-        """The largest finite entry of R (which of the text's rewards it holds), or None."""
+    def rewards(R: Any, s: int) -> list[float | None] | None:
+        """``R[s]`` as nine numbers (None where one is not finite), or None."""
         try:
-            found = [float(v) for line in _plain(rewards) for v in _plain(line)]
+            line = list(plain(R[s]))
         except Exception:
             return None
-        finite = [v for v in found if math.isfinite(v)]
-        return max(finite) if finite else None
+        if len(line) != ACTIONS:
+            return None
+        found = [number(v) for v in line]
+        return [v if v is not None and math.isfinite(v) else None for v in found]
 
-    def parts(self, result: Any) -> list[list[Any]]:
-        """Each vector of numbers in ``result`` (a vector or a ``{state: number}`` dict, a
-        tuple or list of them, a dict or an object with ``V`` and ``policy``): [all
-        integers?, the numbers]."""
-        if isinstance(result, dict) and ("V" in result or "policy" in result):
-            candidates = [result[k] for k in ("V", "policy") if k in result]
-        elif isinstance(result, dict):  # one vector as {state: number}
-            candidates = [result]
-        elif hasattr(result, "V") or hasattr(result, "policy"):
-            candidates = [getattr(result, k) for k in ("V", "policy") if hasattr(result, k)]
-        elif isinstance(result, (tuple, list)) and result and number(result[0]) is None:
-            candidates = list(result)[:PARTS]
-        else:
-            candidates = [result]
-        found = []
-        for candidate in candidates:
-            vector = self.vector(candidate)
-            if vector is not None:
-                found.append(vector)
-        return found
 
-    @staticmethod
-    def vector(candidate: Any) -> list[Any] | None:
-        try:
-            if isinstance(candidate, dict):  # {state: number}, the states 0 to n - 1
-                keys = sorted(candidate)
-                if keys != list(range(len(keys))):
-                    return None
-                items = [candidate[k] for k in keys]
-            else:
-                items = list(_plain(candidate))
-        except Exception:
-            return None
-        if len(items) > MOST:
-            return None
-        numbers = [number(v) for v in items]
-        if any(v is None for v in numbers):
-            return None
-        integers = all(type(v) is not bool and hasattr(type(v), "__index__") for v in items)
-        return [integers, numbers]
+def feasible(row: list[int] | None) -> int:
+    """An action that a state can take: the first empty cell of its board (0 for a
+    terminal state, or a row that is no board)."""
+    if row is None or row[0] != 0 or not 0 <= row[2] < 3**9:
+        return 0
+    return next((a for a in range(ACTIONS) if (row[2] // 3 ** (8 - a)) % 3 == 0), 0)
