@@ -14,6 +14,7 @@ LAYER = {
     "errors": 0,
     "limits": 0,
     "atomic": 0,
+    "numbacache": 0,
     "schedules": 0,
     "hyperparameters": 0,
     "game": 0,
@@ -38,6 +39,7 @@ LAYER = {
     "envs": 7,
     "web": 7,
     "cli": 7,
+    "jupyter": 7,
     "integrations": 7,
 }
 

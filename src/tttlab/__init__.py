@@ -118,12 +118,29 @@ def _register_notebook_display() -> None:
         return
     svg = shell.display_formatter.formatters["image/svg+xml"]
     svg.for_type_by_name("tttlab.game.position", "Position", _position_svg)
+    html = shell.display_formatter.formatters["text/html"]
+    html.for_type_by_name("tttlab.usercode.report", "CheckReport", _report_html)
 
 
 def _position_svg(position: _Position) -> str:
     from tttlab.render import board_svg
 
     return board_svg(position)
+
+
+def _report_html(report: CheckReport) -> str:
+    from tttlab.usercode.report_html import report_html
+
+    return report_html(report)
+
+
+def load_ipython_extension(ipython: object) -> None:
+    """``%load_ext tttlab``: the ``%ttt_check`` magic, which grades the cells run so far in
+    their box and shows the report (:mod:`tttlab.jupyter`)."""
+    from tttlab.jupyter.magics import load_ipython_extension as load
+
+    load(ipython)
+    _register_notebook_display()  # tttlab may have been imported before the shell was made
 
 
 _register_notebook_display()

@@ -58,7 +58,7 @@ def test_a_class_is_graded_into_one_table_csv_and_json_lines(tmp_path: Path) -> 
     [
         (["nowhere.py"], "'nowhere.py' does not exist"),
         (["notes.txt"], "notes.txt is not a Python file (.py)"),
-        (["empty"], "no .py file in empty"),
+        (["empty"], "no .py file or notebook in empty"),
         (["notes.txt", "--time-limit", "nan"], "is not a finite number"),
     ],
 )

@@ -7,12 +7,14 @@ definitions runs its imports, functions, classes and assignments, and skips the 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from tttlab.usercode.boxside import clock, loading
 from tttlab.usercode.boxside.loading import InputCalled, Namespace, guarded, load
 
 
@@ -43,6 +45,61 @@ def test_a_call_past_its_seconds_is_stopped_and_the_timer_cleared() -> None:
 
     assert guarded(forever, (), seconds=0.05) == ["t"]
     assert guarded(lambda: "after", (), seconds=0.05) == ["v", "after"]
+
+
+def test_a_statement_that_sleeps_past_its_seconds_is_stopped() -> None:
+    """Sleeping is the statement's own time (a limit that counted CPU time alone would let
+    it sleep on)."""
+    if not Path("/proc/self/schedstat").exists():
+        pytest.skip("no scheduler statistics: the limit counts CPU time")
+    assert guarded(time.sleep, (3600,), seconds=0.05) == ["t"]
+
+
+def test_a_statement_is_not_stopped_for_the_time_it_waited_for_a_cpu(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its timer rings at its limit on the clock, and is set again for what is left of its
+    own time: here the process is said to wait for a CPU nine tenths of the time, so a loop
+    with a limit of 0.05 s runs nearly 0.5 s on the clock before it is stopped."""
+
+    class Waiting(clock.Waits):
+        def __init__(self, *_pids: object) -> None:
+            self.fds = [0]
+            self.start = time.monotonic()
+
+        def seconds(self) -> float:
+            return 0.9 * (time.monotonic() - self.start)
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(loading, "Waits", Waiting)
+    ran = [0.0]
+
+    def forever() -> None:
+        start = time.monotonic()
+        while True:
+            ran[0] = time.monotonic() - start
+
+    assert guarded(forever, (), seconds=0.05) == ["t"]
+    assert ran[0] >= 0.4  # its own 0.045 s (the timer ends it within 5 ms) is 0.45 s
+
+
+def test_without_scheduler_statistics_the_limit_counts_cpu_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Unknown(clock.Waits):
+        def __init__(self, *_pids: object) -> None:
+            self.fds = []
+
+    monkeypatch.setattr(loading, "Waits", Unknown)
+
+    def forever() -> None:
+        while True:
+            pass
+
+    assert guarded(forever, (), seconds=0.05) == ["t"]
+    assert guarded(time.sleep, (0.2,), seconds=0.05) == ["v", None]  # no CPU time: not stopped
 
 
 def _module(name: str, **names: object) -> ModuleType:
@@ -121,3 +178,25 @@ def test_a_file_loaded_by_its_definitions_skips_its_game_and_training(folder: Pa
     ]
     with pytest.raises(AttributeError):
         names.SLOW  # noqa: B018
+
+
+def test_what_the_code_raises_names_its_own_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "loc_helpers.py").write_text("def deep(n):\n    return 1 / n\n")
+    (tmp_path / "loc_main.py").write_text(
+        "from loc_helpers import deep\n\ndef go():\n    return deep(0)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    monkeypatch.setattr(loading, "_STUDENT", [])
+    job = {"renames": {}, "lookup": {}, "load": "definitions", "modules": ["loc_main"]}
+    try:
+        namespace = load({**job, "call_seconds": 5}, [])
+        said = guarded(namespace.go, ())
+    finally:
+        for name in ("loc_main", "loc_helpers"):
+            sys.modules.pop(name, None)
+    assert said == ["e", "ZeroDivisionError: division by zero (loc_helpers.py line 2)"]
+    assert guarded(lambda: 1 / 0, ()) == ["e", "ZeroDivisionError: division by zero"]  # ours

@@ -1,10 +1,12 @@
 """The verdict on what a box sent back (:mod:`tttlab.usercode.verdict`): whose fault each
 problem is, said truly. The grader's own failure is ``error`` in its own words; an answer the
 worker cannot have given, a call that cost its worker, or a box that ended early is the
-submission's ``FAIL``, on the board where it happened."""
+submission's ``FAIL``, on the board where it happened; the time limit, the clock's, is never
+the student's fail: ``incomplete``, with what the box had of the machine."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,9 @@ import pytest
 
 from tests.usercode.test_protocol import CALLS, DONE, IMPORTED, JOB, SPEC, _graded, _honest
 from tttlab.usercode.cases import exercise_truth
-from tttlab.usercode.verdict import grade
+from tttlab.usercode.processes import Usage
+from tttlab.usercode.sandbox import RawRun
+from tttlab.usercode.verdict import BUSY, grade
 
 
 def test_without_the_callers_last_line_the_box_did_not_finish() -> None:
@@ -53,3 +57,50 @@ def test_an_answer_the_worker_cannot_have_given_is_the_submissions_wrong_answer(
     example = report.checks["winner"].example
     assert example is not None
     assert got in example.got, example.got
+
+
+@pytest.mark.parametrize(
+    ("lines", "where"),
+    [
+        ([], "before the box was ready"),
+        ([{"started": True}], "while the module was imported"),
+    ],
+    ids=["box-starting", "importing"],
+)
+def test_a_time_limit_before_the_import_finished_is_incomplete_never_a_fail(
+    lines: list[Any], where: str
+) -> None:
+    """The time limit is the clock's: reached before the box started or during the import
+    (whose own limit, in its own time, had not come), the file is not the student's fail."""
+    raw = RawRun()
+    raw.read(JOB, [json.dumps(line).encode() for line in lines])
+    raw.timed_out = True
+    raw.usage = Usage(cpu=1.2, waited=40.0)
+    report = grade(Path("t.py"), raw, JOB, CALLS, exercise_truth(), SPEC)
+    assert report.status == "incomplete"
+    assert report.exit_code == 3
+    assert report.problems == (f"stopped at the time limit (60 s) {where}",)
+    assert report.notes == (
+        "the machine was busy: the box got 1.2 s of CPU time in its 60 s on the clock, "
+        "and waited 40.0 s for a CPU",
+    )
+
+
+def test_a_time_limit_in_a_check_says_what_the_box_had_of_the_machine() -> None:
+    lines = [IMPORTED, *_honest("winner"), {"phase": "player"}]
+    raw = RawRun()
+    raw.read(JOB, [json.dumps(line).encode() for line in lines])
+    raw.timed_out = True
+    raw.usage = Usage(cpu=58.0, waited=1.0)  # a quiet machine: the time was the file's
+    report = grade(Path("t.py"), raw, JOB, CALLS, exercise_truth(), SPEC)
+    assert report.status == "incomplete"
+    assert report.problems[0].startswith("stopped at the time limit (60 s) in player")
+    assert "at the time limit: the box got 58.0 s of CPU time in its 60 s on the clock" in (
+        report.notes
+    )
+    raw.usage = Usage(cpu=20.0, waited=None)  # the kernel does not say how long it waited
+    notes = grade(Path("t.py"), raw, JOB, CALLS, exercise_truth(), SPEC).notes
+    assert "at the time limit: the box got 20.0 s of CPU time in its 60 s on the clock" in notes
+    raw.usage = Usage(cpu=20.0, waited=BUSY * 60)
+    notes = grade(Path("t.py"), raw, JOB, CALLS, exercise_truth(), SPEC).notes
+    assert any(note.startswith("the machine was busy: the box got 20.0 s") for note in notes)

@@ -4,7 +4,7 @@ grading a student's exercise (``ttt check``)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, overload
 
@@ -149,14 +149,17 @@ def check(
     call_seconds: float = 5.0,
     isolation: str = "auto",
     names: Mapping[str, str] | None = None,
+    others: Iterable[str | Path] = (),
 ) -> CheckReport:
-    """Grade an exercise file or a student's folder on every reachable board: ``ttt
-    check``. The code runs in a box of its own with these limits (``isolation``: "auto",
-    "required" or "off", as ``--isolation``); ``exercise`` (one of "cs50", "course",
-    "board", "td-agent", "q-agent", "mdp") forces the shape (else every shape the files
-    define is graded, in one report), ``only`` names the checks to run, and ``names`` maps
-    the exercise's names to the student's, as ``--name`` (``{"initialV_x": "init_x_vals",
-    "board": "tiles"}``).
+    """Grade an exercise file, a notebook or a student's folder on every reachable board:
+    ``ttt check``. The code runs in a box of its own with these limits (``isolation``:
+    "auto", "required" or "off", as ``--isolation``); ``exercise`` (one of "cs50",
+    "course", "board", "td-agent", "q-agent", "mdp") forces the shape (else every shape the
+    files define is graded, in one report), ``only`` names the checks to run, and ``names``
+    maps the exercise's names to the student's, as ``--name`` (``{"initialV_x":
+    "init_x_vals", "board": "tiles"}``). A file is graded with the modules beside it that
+    it imports, never one of ``others`` (the class's other submissions, when a loop grades
+    them one by one), nor a file of theirs.
 
     Examples:
         ```python
@@ -171,8 +174,8 @@ def check(
     target = Path(path)
     if not target.exists():
         raise TttlabError(f"no such file or folder: {target}")
-    if not target.is_dir() and target.suffix != ".py":
-        raise TttlabError(f"{target} is not a Python file (.py) or a folder")
+    if not target.is_dir() and target.suffix not in (".py", ".ipynb"):
+        raise TttlabError(f"{target} is not a Python file (.py), a notebook (.ipynb) or a folder")
     for name, value in (("time_limit", time_limit), ("call_seconds", call_seconds)):
         if not isinstance(value, (int, float)) or not 0 < value <= 3600:
             raise TttlabError(f"{name} must be a number of seconds in (0, 3600], got {value!r}")
@@ -187,4 +190,5 @@ def check(
         only=tuple(only),
         isolation=isolation,
         names=dict(names or {}),
+        others=tuple(Path(o) for o in others),
     )

@@ -47,9 +47,9 @@ from tttlab.usercode.formats import (
     prairielearn,
 )
 from tttlab.usercode.grading import ISOLATION, check_path
-from tttlab.usercode.names import python_files
 from tttlab.usercode.report import TABLE_COLUMNS, CheckReport, verdict_markup, worst_exit_code
 from tttlab.usercode.sandbox import ABANDON
+from tttlab.usercode.submission import NOTEBOOK, code_files
 
 
 def _table(reports: Sequence[CheckReport]) -> None:
@@ -122,9 +122,10 @@ def _one_line(error: BaseException) -> str:
 
 
 def _nothing_in(path: Path) -> bool:
-    """Whether the submission holds no .py file (the student's: nothing to grade)."""
+    """Whether the submission holds no .py file or notebook (the student's: nothing to
+    grade)."""
     try:
-        return not python_files(path)
+        return not code_files(path)
     except OSError:
         return False
 
@@ -234,9 +235,10 @@ def check_command(
     course's Environment and TD(0) Agent, the Q-learning text's Board and Agent, the MDP
     text's P and R (detected; a folder holding several has each graded).
 
-    Each PATH is a .py file or a folder of a student's files. Each runs in a box of its
-    own (a private copy of its files, no network, its own processes, limits on time,
-    memory, files and processes); what it reports is checked, never believed.
+    Each PATH is a .py file, a notebook (.ipynb) or a folder of a student's files. Each
+    runs in a box of its own (a private copy of its files, no network, its own processes,
+    limits on time, memory, files and processes); what it reports is checked, never
+    believed.
     """
     raise_interrupts()  # a Ctrl-C ends each box and removes its cgroup
     if as_json and fmt not in (None, "json"):
@@ -249,8 +251,10 @@ def check_command(
     if csv_path is not None:
         writable_target(csv_path, "'--csv'")
     for path in paths:
-        if not path.is_dir() and path.suffix != ".py":
-            raise CommandError(f"{path} is not a Python file (.py) or a folder")
+        if not path.is_dir() and path.suffix not in (".py", NOTEBOOK):
+            raise CommandError(
+                f"{path} is not a Python file (.py), a notebook (.ipynb) or a folder"
+            )
 
     def grade(path: Path) -> CheckReport:
         try:
@@ -263,12 +267,13 @@ def check_command(
                 only=only,
                 isolation=isolation,
                 names=names,
+                others=paths,
             )
         except TttlabError as error:
             # one file read by a person: one line; a platform's format: a grade of 0, and why
             alone = len(paths) == 1 and fmt in ("text", "json", "csv")
             if not alone and _nothing_in(path):  # the student's failure, not the grader's
-                problem = f"no .py file in {path}"
+                problem = f"no .py file or notebook in {path}"
                 return CheckReport(str(path), "", {}, 0.0, problems=(problem,), status="fail")
             if alone or isolation == "required":
                 raise CommandError(str(error)) from None

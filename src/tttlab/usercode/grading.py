@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import replace
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from tttlab.errors import TttlabError
 from tttlab.usercode import box
 from tttlab.usercode.cases import exercise_truth
 from tttlab.usercode.exercises import EXERCISES, Exercise, Plan
+from tttlab.usercode.merging import merged
 from tttlab.usercode.names import (
     Module,
     detect_all,
@@ -38,9 +39,17 @@ from tttlab.usercode.names import (
 )
 from tttlab.usercode.report import CheckReport
 from tttlab.usercode.sandbox import Job, run_job
+from tttlab.usercode.submission import (
+    HISTORY,
+    NotebookError,
+    Staged,
+    code_files,
+    staged,
+    staged_history,
+)
 from tttlab.usercode.verdict import grade
 
-__all__ = ["EXERCISES", "ISOLATION", "check_cs50", "check_path"]
+__all__ = ["EXERCISES", "ISOLATION", "check_cs50", "check_history", "check_path"]
 
 
 #: What ``isolation`` may ask: a box where one can be made, a box or nothing, no box.
@@ -78,9 +87,12 @@ def check_path(
     only: tuple[str, ...] = (),
     isolation: str = "auto",
     names: Mapping[str, str] | Iterable[str] = (),
+    others: Collection[Path] = (),
 ) -> CheckReport:
-    """Grade the exercise at ``path`` (a file, or a folder of the student's files, its
-    sub-folders and packages too) on every reachable board, as ``ttt check`` does;
+    """Grade the exercise at ``path`` (a file or a notebook, or a folder of the student's
+    files, its sub-folders, packages and notebooks too) on every reachable board, as ``ttt
+    check`` does; a file is graded with the modules beside it that it imports, never one of
+    ``others`` (the other submissions of a class graded together);
     ``exercise`` forces the shape, and ``names`` maps the exercise's names to the student's
     (``{"initialV_x": "init_x_vals", "board": "tiles"}``, or ``--name`` pairs). A folder
     that holds several shapes (the course's ``Environment`` and its ``Agent``) has each
@@ -89,6 +101,47 @@ def check_path(
     The code runs in a box of its own (:mod:`tttlab.usercode.box`); ``isolation``
     "required" refuses (:class:`TttlabError`) where no box can be made, "off" grades
     without one. Safe to call from several threads: the boxes run side by side."""
+
+    def stage() -> contextlib.AbstractContextManager[Staged]:
+        if not path.is_dir() and not path.is_file():  # a pipe would never end its reading
+            raise TttlabError(f"{path} is not a file or a folder")
+        if not code_files(path):
+            raise TttlabError(f"no .py file or notebook in {path}")
+        return staged(path, others)
+
+    options = _Options(exercise, time_limit, memory_mb, call_seconds, only, isolation, names)
+    return _check(str(path), stage, options)
+
+
+def check_history(cells: list[tuple[int, str]], folder: Path, **options: Any) -> CheckReport:
+    """Grade the cells a kernel ran (each its input number and its source, in the order
+    they ran) as one notebook of ``folder``, with the modules of ``folder`` they import or
+    ``%run``, as :func:`check_path` grades a notebook (``options``: its own, but
+    ``others``): ``%ttt_check``."""
+
+    def stage() -> contextlib.AbstractContextManager[Staged]:
+        return staged_history(cells, folder)
+
+    return _check(HISTORY, stage, _Options(**options))
+
+
+@dataclass(frozen=True)
+class _Options:
+    """What a grading is asked (:func:`check_path`'s options)."""
+
+    exercise: str | None = None
+    time_limit: float = 120.0
+    memory_mb: int = 1024
+    call_seconds: float = 5.0
+    only: tuple[str, ...] = ()
+    isolation: str = "auto"
+    names: Mapping[str, str] | Iterable[str] = ()
+
+
+def _check(
+    shown: str, stage: Callable[[], contextlib.AbstractContextManager[Staged]], asked: _Options
+) -> CheckReport:
+    exercise, only, isolation, names = asked.exercise, asked.only, asked.isolation, asked.names
     with _TURN:  # a turn of its own, given up while its box runs
         if isolation not in ISOLATION:
             raise TttlabError(f"isolation must be one of {', '.join(ISOLATION)}, got {isolation!r}")
@@ -97,49 +150,84 @@ def check_path(
             assert contained is not None
             raise TttlabError(f"{contained.describe}; --isolation required refuses to grade")
         described = "off: not contained (asked)" if contained is None else contained.describe
-        files = python_files(path)
-        if not files:
-            raise TttlabError(f"no .py file in {path}")
         given = names if isinstance(names, Mapping) else tuple(names)
         if exercise is not None and exercise not in EXERCISES:
             raise TttlabError(
                 f"unknown exercise {exercise!r}; choose one of {', '.join(EXERCISES)}"
             )
-        modules = scan(path if path.is_dir() else path.parent, files)
-        shapes = [exercise] if exercise else detect_all(modules, _loose(given))
-        if not shapes:
-            return _nothing(
-                path,
-                f"defines none of the exercises ({', '.join(EXERCISES)}); --exercise forces one",
-                described,
-                status="fail",
-            )
-        renames = _renames(given, shapes)
-        checks = {f for s in shapes for f in EXERCISES[s].functions}
-        unknown = [f for f in only if f not in checks]
-        if unknown:
-            named = " and ".join(shapes)
-            raise TttlabError(
-                f"{named} has no check {unknown[0]!r}; its checks: {', '.join(sorted(checks))}"
-            )
-        shapes = [s for s in shapes if not only or set(only) & set(EXERCISES[s].functions)]
-        reports = [
-            _check_shape(
-                path,
-                EXERCISES[s],
-                files,
-                modules,
-                {k: v for k, v in renames.items() if k in EXERCISES[s].nameable()},
-                only=tuple(f for f in only if f in EXERCISES[s].functions),
-                time_limit=time_limit,
-                memory_mb=memory_mb,
-                call_seconds=call_seconds,
-                boxed=contained is not None and contained.boxed,
-                described=described,
-            )
-            for s in shapes
-        ]
-        return reports[0] if len(reports) == 1 else merged(reports)
+        try:
+            with stage() as submission:
+                report = _check_staged(
+                    submission,
+                    exercise,
+                    given,
+                    only,
+                    time_limit=asked.time_limit,
+                    memory_mb=asked.memory_mb,
+                    call_seconds=asked.call_seconds,
+                    contained=contained,
+                    described=described,
+                )
+                return submission.told(report)
+        except NotebookError as error:  # the student's notebook, not the grader's failure
+            return _nothing(Path(shown), str(error), described, status="fail")
+        except box.TooLarge as error:  # the submission's own size
+            return _nothing(Path(shown), f"could not be graded: {error}", described, "fail")
+
+
+def _check_staged(
+    submission: Staged,
+    exercise: str | None,
+    given: Mapping[str, str] | tuple[str, ...],
+    only: tuple[str, ...],
+    *,
+    time_limit: float,
+    memory_mb: int,
+    call_seconds: float,
+    contained: box.Isolation | None,
+    described: str,
+) -> CheckReport:
+    """:func:`check_path` on the submission as staged (its notebooks as modules)."""
+    path = submission.path
+    files = python_files(path)
+    if not files:
+        return _nothing(path, f"no .py file or notebook in {path}", described, status="fail")
+    modules = scan(path if path.is_dir() else path.parent, files)
+    shapes = [exercise] if exercise else detect_all(modules, _loose(given))
+    if not shapes:
+        return _nothing(
+            path,
+            f"defines none of the exercises ({', '.join(EXERCISES)}); --exercise forces one",
+            described,
+            status="fail",
+        )
+    renames = _renames(given, shapes)
+    checks = {f for s in shapes for f in EXERCISES[s].functions}
+    unknown = [f for f in only if f not in checks]
+    if unknown:
+        named = " and ".join(shapes)
+        raise TttlabError(
+            f"{named} has no check {unknown[0]!r}; its checks: {', '.join(sorted(checks))}"
+        )
+    shapes = [s for s in shapes if not only or set(only) & set(EXERCISES[s].functions)]
+    reports = [
+        _check_shape(
+            path,
+            submission,
+            EXERCISES[s],
+            files,
+            modules,
+            {k: v for k, v in renames.items() if k in EXERCISES[s].nameable()},
+            only=tuple(f for f in only if f in EXERCISES[s].functions),
+            time_limit=time_limit,
+            memory_mb=memory_mb,
+            call_seconds=call_seconds,
+            boxed=contained is not None and contained.boxed,
+            described=described,
+        )
+        for s in shapes
+    ]
+    return reports[0] if len(reports) == 1 else merged(reports)
 
 
 def _renames(given: Mapping[str, str] | tuple[str, ...], shapes: list[str]) -> dict[str, str]:
@@ -163,6 +251,7 @@ def _renames(given: Mapping[str, str] | tuple[str, ...], shapes: list[str]) -> d
 
 def _check_shape(
     path: Path,
+    submission: Staged,
     spec: Exercise,
     files: list[Path],
     scanned: list[Module],
@@ -191,7 +280,7 @@ def _check_shape(
     modules = [m for m in scanned if m.name in graded]
     located = where(spec, modules, renames)
     job = Job(
-        path,
+        submission.root or path,
         spec.key,
         spec.load,
         tuple(str(f.relative_to(folder)) for f in files),
@@ -207,6 +296,7 @@ def _check_shape(
         renames,
         {ours: at.rsplit(".", 1)[0] for ours, at in located.items()},
         dict(spec.answer_limits),
+        {module: places.cells() for module, (_, places) in submission.notebooks.items()},
     )
     try:
         with _waiting():
@@ -223,48 +313,14 @@ def _check_shape(
         problem = f"could not be graded: internal error in ttt check ({error!r})"
         return _nothing(path, problem, described, status="error")
     sources = {str(f.relative_to(folder)): f.read_text(errors="replace") for f in files}
-    hints, could_be = spec.hints(sources, report), suggestions(spec, raw.missing, modules)
+    hints = spec.hints(sources, report)
+    # a name the exercise may leave out (play_game, an MDP's iteration) is a note's matter
+    optional = [n for n in raw.missing if n in spec.optional]
+    could_be = suggestions(spec, [n for n in raw.missing if n not in optional], modules)
+    notes = (*report.notes, *suggestions(spec, optional, modules))
     problems = (*hints, *report.problems, *could_be)
     shown = located if len(files) > 1 or renames else {}
-    return replace(report, problems=problems, found=shown, renamed=renames)
-
-
-#: Which status of two shapes' reports a folder's report takes: the worse.
-_SEVERITY = ("pass", "incomplete", "fail", "error")
-
-
-def merged(reports: list[CheckReport]) -> CheckReport:
-    """One report for the shapes of one submission (``course+td-agent``): every shape's
-    checks (a name two shapes share is prefixed by its shape), their problems and notes,
-    the worst status."""
-    checks: dict[str, Any] = {}
-    for report in reports:
-        for name, check in report.checks.items():
-            key = name if name not in checks else f"{report.exercise}.{name}"
-            checks[key] = check
-    planned = [sum(c.planned for c in r.checks.values()) or 1 for r in reports]
-    coverage = sum(r.coverage * n for r, n in zip(reports, planned, strict=True)) / sum(planned)
-    notes: list[str] = []
-    for report in reports:
-        notes += [n for n in report.notes if n not in notes]
-    timed = [r.minimax_seconds_empty_board for r in reports if r.minimax_seconds_empty_board]
-    return CheckReport(
-        file=reports[0].file,
-        exercise="+".join(r.exercise or "?" for r in reports),
-        checks=checks,
-        coverage=min(1.0, coverage),
-        minimax_seconds_empty_board=timed[0] if timed else None,
-        problems=tuple(
-            f"{r.exercise}: {p}" if r.exercise else p for r in reports for p in r.problems
-        ),
-        notes=tuple(notes),
-        seconds=sum(r.seconds for r in reports),
-        status=max((r.status for r in reports), key=_SEVERITY.index),
-        isolation=reports[0].isolation,
-        graded=tuple(dict.fromkeys(g for r in reports for g in r.graded)),
-        found={k: v for r in reports for k, v in r.found.items()},
-        renamed={k: v for r in reports for k, v in r.renamed.items()},
-    )
+    return replace(report, problems=problems, notes=notes, found=shown, renamed=renames)
 
 
 @lru_cache(maxsize=16)

@@ -15,6 +15,8 @@ from typing import Any
 from tttlab.usercode.boxside.schema import (
     IMPORT_KEYS,
     MODULE,
+    NOTE_CHARS,
+    NOTES,
     OUTCOMES,
     STUBS,
     describe,
@@ -101,6 +103,11 @@ class Reader:
         raw.stubbed = _strings(item.get("stubbed", []))
         if len(raw.stubbed) > STUBS or not all(MODULE.fullmatch(m) for m in raw.stubbed):
             raise ValueError("stubbed modules that are no module names")
+        raw.notes = _strings(item.get("notes", []), NOTE_CHARS)
+        if len(raw.notes) > NOTES:
+            raise ValueError("more notes than a shape gives")
+        if "problem" in item:
+            raw.problem = visible(str(_need(item, "problem", str))[:NOTE_CHARS])
         self._printed(item)
 
     def _printed(self, item: dict[str, Any]) -> None:
@@ -134,10 +141,10 @@ def _need(item: dict[str, Any], key: str, kind: type) -> Any:
     return value
 
 
-def _strings(value: Any) -> list[str]:
+def _strings(value: Any, chars: int = 200) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ValueError("a list of names that is not one")
-    return [visible(v[:200]) for v in value]
+    return [visible(v[:chars]) for v in value]
 
 
 def _visibly(outcome: list[Any]) -> list[Any]:

@@ -2,6 +2,12 @@
 truth and its first counterexample, the problems in one line each, and whose fault each is:
 ``pass``, ``fail`` (the submission's), ``incomplete`` (the time limit came first) or
 ``error`` (the grader's own failure, in its own words).
+
+The time limit is the clock's (the teacher's), so what it stops depends on the machine: it
+is never the student's failure. Reached before the box started, during the import or during
+a check, the file is ``incomplete``, and a note says how much of the machine the box had
+(its CPU time, and its waits for a CPU, against the clock). The limits that fail a file, the
+import's and each call's, count its own time (the box's caller says so), never the machine's.
 """
 
 from __future__ import annotations
@@ -15,11 +21,12 @@ from tttlab.render import board_text
 from tttlab.usercode.cases import ExerciseTruth
 from tttlab.usercode.exercises import Case, Exercise, Plan
 from tttlab.usercode.exercises.base import grid
+from tttlab.usercode.processes import Usage
 from tttlab.usercode.protocol import describe
 from tttlab.usercode.report import CheckReport, Example, FunctionCheck
 from tttlab.usercode.sandbox import Job, RawRun
 
-__all__ = ["grade"]
+__all__ = ["BUSY", "grade", "machine_note"]
 
 
 def _example(
@@ -94,6 +101,9 @@ def _failure(raw: RawRun) -> str | None:
     return None
 
 
+#: The share of the clock a box spent waiting for a CPU past which the machine was busy.
+BUSY = 0.1
+
 _COST = {
     "t": "{function} did not return within {limit:g} s on {board}",
     "k": "the process ended in {function} on {board} ({how})",
@@ -103,11 +113,9 @@ _COST = {
 
 def _problems(raw: RawRun, job: Job, calls: Plan, spec: Exercise) -> list[str]:
     problems: list[str] = []
-    if raw.imported is None and raw.timed_out:
-        return [
-            f"could not be run: it did not finish importing within {job.time_limit:g} s "
-            "(a loop, or a game started, at import?)"
-        ]
+    if raw.imported is None and raw.timed_out:  # the import's own limit had not come
+        where = "while the module was imported" if raw.started else "before the box was ready"
+        return [f"stopped at the time limit ({job.time_limit:g} s) {where}"]
     if raw.imported is None:  # the worker was ready, and the box ended during the import
         return [
             "the box ended while the module was imported, before its caller finished "
@@ -123,6 +131,9 @@ def _problems(raw: RawRun, job: Job, calls: Plan, spec: Exercise) -> list[str]:
         problems.append(f"does not define: {', '.join(n.replace('|', ' or ') for n in required)}")
     if raw.constants:
         problems.append(f"X, O and EMPTY cannot be compared: {raw.constants}")
+        return problems
+    if raw.problem:  # the exercise's side cannot take the code: one problem, not a check's
+        problems.append(raw.problem)
         return problems
     for function, outcomes in raw.results.items():
         last = outcomes[-1] if outcomes else ["v"]
@@ -160,6 +171,14 @@ def _problems(raw: RawRun, job: Job, calls: Plan, spec: Exercise) -> list[str]:
             f"{_last_line(raw)})"
         )
     return problems
+
+
+def machine_note(usage: Usage, clock: float) -> str:
+    """What the box had of the machine when the time limit came, and whether it was busy."""
+    had = f"the box got {usage.cpu:.1f} s of CPU time in its {clock:g} s on the clock"
+    if usage.waited is not None and usage.waited >= BUSY * clock:
+        return f"the machine was busy: {had}, and waited {usage.waited:.1f} s for a CPU"
+    return f"at the time limit: {had}"
 
 
 def grade(
@@ -208,7 +227,7 @@ def _believed(
     empty_seconds = None
     if timed and len(timed) == len(calls.cases.get("minimax", ())) and timed[-1][0] == "v":
         empty_seconds = timed[-1][-1]
-    notes = []
+    notes = list(dict.fromkeys(raw.notes))
     if raw.skipped:
         notes.append(
             "loaded definitions only; top-level code not run: "
@@ -220,12 +239,15 @@ def _believed(
             f"not installed, stood in by stubs: {', '.join(raw.stubbed)} "
             "(a call that uses one fails with that call's error)"
         )
-    absent = sorted({n for n in raw.missing if n in spec.optional})
+    absent = sorted({n.replace("|", " or ") for n in raw.missing if n in spec.optional})
     if skipped:
         notes.append(f"{', '.join(absent)} not defined: {', '.join(skipped)} not checked")
+    notes += [n for n in spec.notes(calls.cases, raw.results) if n not in notes]
     if raw.printed:
         first = f"; the first: {raw.first_print!r}" if raw.first_print else ""
         notes.append(f"prints while being graded ({raw.printed:,} times{first})")
+    if raw.timed_out and raw.usage is not None:
+        notes.append(machine_note(raw.usage, job.time_limit))
     coverage = done / max(planned, 1)
     wrong = any(c.wrong for c in checks.values())
     out_of_time = [p for p in problems if p.startswith("stopped at the time limit")]

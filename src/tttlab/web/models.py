@@ -109,8 +109,9 @@ class CheckRequest(_Body):
     name: str = Field(
         default="tictactoe.py",
         max_length=64,
-        pattern=r"^\w+\.py$",
-        description="the file's name (the exercise is detected from what it defines)",
+        pattern=r"^\w+\.(py|ipynb)$",
+        description="the file's name, a .py file or a notebook (.ipynb); the exercise is "
+        "detected from what it defines",
     )
     only: list[Annotated[str, Field(max_length=40)]] = Field(
         default_factory=list, max_length=20, description="checks to run"

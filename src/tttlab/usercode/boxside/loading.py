@@ -2,7 +2,9 @@
 
 A call is guarded: what it raises, ``sys.exit``, ``input()``, and (for the statements of a
 file loaded by its definitions) a per-statement time limit become an OUTCOME
-(:mod:`.schema`) instead of ending the worker.
+(:mod:`.schema`) instead of ending the worker. The limit counts the statement's own time
+(:mod:`.clock`): the clock, less the time this process waited for a CPU; where the kernel
+does not say, its CPU time.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import stubs
+from .clock import OwnClock, Waits
 from .schema import describe
 from .shapes.base import short
 
@@ -33,7 +36,45 @@ class StatementTimeout(BaseException):
     """A top-level statement ran past the per-call limit while its file was loaded."""
 
 
+class _Timer:
+    """The running statement's limit: ``seconds`` of its own time (:mod:`.clock`), counted
+    by a real-time timer that is set again for what is left when it rings early (the
+    process waited for a CPU meanwhile); where the kernel does not say how long it waited,
+    a timer of the process's CPU time."""
+
+    clock: OwnClock | None = None
+    seconds = 0.0
+
+    @classmethod
+    def start(cls, seconds: float) -> None:
+        waits = Waits("self")
+        cls.clock = OwnClock(waits) if waits.fds else None
+        cls.seconds = seconds
+        if cls.clock is None:
+            signal.signal(signal.SIGPROF, _alarm)
+            signal.setitimer(signal.ITIMER_PROF, seconds)
+        else:
+            signal.signal(signal.SIGALRM, _alarm)
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+
+    @classmethod
+    def stop(cls) -> None:
+        signal.setitimer(signal.ITIMER_REAL if cls.clock else signal.ITIMER_PROF, 0)
+        if cls.clock is not None:
+            cls.clock.waits.close()
+            cls.clock = None
+
+    @classmethod
+    def left(cls) -> float:
+        own = None if cls.clock is None else cls.clock.own()
+        return 0.0 if own is None else cls.seconds - own
+
+
 def _alarm(_signum: int, _frame: Any) -> None:
+    left = _Timer.left()
+    if left >= 0.005:  # the process waited for a CPU: the machine's time, not the statement's
+        signal.setitimer(signal.ITIMER_REAL, left)
+        return
     raise StatementTimeout
 
 
@@ -41,10 +82,9 @@ def guarded(
     function: Callable[..., Any], args: tuple[Any, ...], seconds: float | None = None
 ) -> Any:
     """``["v", value]`` or what went wrong (an OUTCOME); ``seconds`` stops the call with a
-    timer of this process (the caller's clock is the one that counts)."""
+    timer of this process, in its own time (the caller's clock is the one that counts)."""
     if seconds:
-        signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        _Timer.start(seconds)
     try:
         return ["v", function(*args)]
     except StatementTimeout:
@@ -53,18 +93,45 @@ def guarded(
         return ["i"]
     except SystemExit as stop:
         return ["x", short(stop.code)]
-    except RecursionError:
-        return ["e", "RecursionError: maximum recursion depth exceeded"]
+    except RecursionError as error:
+        return ["e", "RecursionError: maximum recursion depth exceeded" + _where(error)]
     except BaseException as error:
         try:
             message = " ".join(str(error)[:1000].split())[:80]
         except BaseException:
             message = ""
         name = type(error).__name__[:40]
-        return ["e", f"{name}: {message}" if message else name]
+        return ["e", (f"{name}: {message}" if message else name) + _where(error)]
     finally:
         if seconds:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            _Timer.stop()
+
+
+#: The folder of the student's files, once :func:`load` has loaded them.
+_STUDENT: list[str] = []
+
+
+def _where(error: BaseException) -> str:
+    """`` (agent.py line 31)``: the last line of the student's own files (those under the
+    folder :func:`load` loaded them from) that the error passed through, or nothing (it
+    arose elsewhere). Only the traceback's code objects are read: none of the student's
+    code runs."""
+    if not _STUDENT:
+        return ""
+    folder = _STUDENT[0]
+    found = ""
+    try:
+        trace = error.__traceback__
+        for _ in range(10_000):  # a traceback as deep as a recursion allows
+            if trace is None:
+                break
+            file = trace.tb_frame.f_code.co_filename
+            if isinstance(file, str) and file.startswith(folder):
+                found = f" ({os.path.relpath(file, folder)[:50]} line {trace.tb_lineno})"
+            trace = trace.tb_next
+    except BaseException:
+        return ""
+    return found
 
 
 class Namespace:
@@ -112,7 +179,7 @@ class _Definitions(importlib.abc.Loader):
         name = os.path.relpath(self.path, self.folder)
         for node in tree.body:
             docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-            if not isinstance(node, _KEPT) and not docstring:
+            if not isinstance(node, _KEPT) and not docstring and not _runs_a_file(node):
                 self.skipped.append(_lines(name, node))
                 continue
             code = compile(ast.Module([node], []), self.path, "exec")
@@ -157,11 +224,47 @@ def _lines(name: str, node: ast.stmt) -> str:
     )
 
 
-def load(job: dict[str, Any], skipped: list[str]) -> Namespace:
-    """The student's names: one module imported whole (``load`` "import"), or every file
-    of the folder (or the one file) with its definitions only."""
+def _runs_a_file(node: ast.stmt) -> bool:
+    """Whether ``node`` is a notebook's ``%run FILE`` (``_ttt_run(...)``, as the grader
+    writes it): it brings the file's names in, as an import does, so it is kept."""
+    call = node.value if isinstance(node, ast.Expr) else None
+    return (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Name)
+        and call.func.id == "_ttt_run"
+    )
+
+
+def _by_cells(spec: Any, cells: list[list[int]], folder: str, stopped: list[str]) -> Any:
+    """A notebook's module run a cell at a time, as a kernel runs it: a cell that raises
+    (or asks for input, or exits) stops there, is named in ``stopped``, and the next cell
+    runs."""
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    with open(spec.origin, encoding="utf-8", errors="replace") as f:
+        lines = f.read().split("\n")
+    name = os.path.relpath(spec.origin, folder)
+    for first, last in cells:
+        text = "\n" * (first - 1) + "\n".join(lines[first - 1 : last])
+        code = compile(text, spec.origin, "exec")
+
+        def run(code: Any = code) -> None:
+            exec(code, module.__dict__)
+
+        outcome = guarded(stubs.with_stubs, (run, folder))
+        if outcome[0] != "v":
+            span = f"line {first}" if first == last else f"lines {first}-{last}"
+            stopped.append(f"{name} {span} ({describe(outcome)})")
+    return module
+
+
+def load(job: dict[str, Any], skipped: list[str], stopped: list[str] | None = None) -> Namespace:
+    """The student's names: one module imported whole (``load`` "import"; a notebook's a
+    cell at a time, each cell that stops named in ``stopped``), or every file of the folder
+    (or the one file) with its definitions only."""
     folder = os.getcwd()
     sys.path.insert(0, folder)
+    _STUDENT[:] = [os.path.join(folder, "")]
     renames, lookup = dict(job["renames"]), dict(job["lookup"])
     if job["load"] == "import":
         path = os.path.join(folder, job["path"])
@@ -169,6 +272,10 @@ def load(job: dict[str, Any], skipped: list[str]) -> Namespace:
         if spec is None or spec.loader is None:
             raise ImportError(f"cannot import {job['path']}")
         loader = spec.loader
+        cells = job.get("cells", {}).get(job["path"])
+        if cells:
+            found = _by_cells(spec, cells, folder, stopped if stopped is not None else [])
+            return Namespace({job["module"]: found}, renames, lookup)
 
         def run() -> Any:
             module = importlib.util.module_from_spec(spec)

@@ -8,7 +8,9 @@ caller's own):
 - ``{"started": true}`` once the worker is ready (before it, none of the student's code
   has run: a box that ends there is the grader's failure);
 - ``{"import": OUTCOME, "missing": [names], "skipped": [lines], "stubbed": [modules],
-  "printed": n, "first_print": text}``;
+  "printed": n, "first_print": text, "notes": [texts], "problem": text}`` (``notes``: how
+  the exercise's side took the student's code, where not the text's way; ``problem``: why
+  no check can run, an agent that no way builds);
 - ``{"constants": text}`` when the exercise's constants cannot be compared;
 - for each check, ``{"phase": name}``, an OUTCOME per call (a timed check appends the
   seconds the caller measured), then ``{"end": name, "printed": n, "first_print": text}``;
@@ -30,7 +32,8 @@ submission wrote on the worker's pipe).
 "f": check, "c": case}``; the worker first says ``{"ready": true}`` (before any of the
 student's code runs), then answers each question with ``{"n": nonce, "o": OUTCOME,
 "p": printed, "fp": first_print}`` (for the import: ``"o"`` is the import's outcome, with
-``"missing"``, ``"skipped"``, ``"stubbed"`` and ``"constants"`` beside it).
+``"missing"``, ``"skipped"``, ``"stubbed"``, ``"constants"``, ``"notes"`` and ``"problem"``
+beside it).
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ __all__ = [
     "CALLER_ONLY",
     "IMPORT_KEYS",
     "MODULE",
+    "NOTES",
+    "NOTE_CHARS",
     "OUTCOMES",
     "STUBS",
     "describe",
@@ -57,7 +62,19 @@ ANSWERED = ("v", "e", "x", "i")
 #: The kinds only the caller writes: the call cost its worker (a new one is started).
 CALLER_ONLY = ("t", "k", "b")
 #: The keys of the import's mark on the results channel.
-IMPORT_KEYS = ("import", "missing", "skipped", "stubbed", "printed", "first_print")
+IMPORT_KEYS = (
+    "import",
+    "missing",
+    "skipped",
+    "stubbed",
+    "printed",
+    "first_print",
+    "notes",
+    "problem",
+)
+#: The most notes a shape gives on how it took the student's code, and the characters of
+#: each note and of the problem that no check can run.
+NOTES, NOTE_CHARS = 8, 400
 #: A module's top-level name, as the worker reports one it stood a stub in for.
 MODULE = re.compile(r"[A-Za-z_][A-Za-z_0-9]{0,99}")
 #: The most modules stood in for by stubs (one more fails as not installed).

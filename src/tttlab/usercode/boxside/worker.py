@@ -22,7 +22,7 @@ import sys
 from typing import Any
 
 from .loading import InputCalled, guarded, load
-from .schema import MODULE
+from .schema import MODULE, NOTES
 from .shapes import CHILDREN
 from .stubs import STUBBED
 
@@ -84,6 +84,20 @@ def _hide_tttlab() -> None:
     sys.meta_path.insert(0, _NoTttlab())
 
 
+def _prepared(said: dict[str, Any]) -> dict[str, Any]:
+    """What a shape's ``prepare`` said, as the load answer carries it: ``notes`` (how the
+    student's code was taken, where not the text's way) and ``problem`` (why no check can
+    run: an agent that no way builds)."""
+    found: dict[str, Any] = {}
+    notes = said.get("notes")
+    if isinstance(notes, list):
+        found["notes"] = [str(n) for n in notes[:NOTES]]
+    problem = said.get("problem")
+    if problem is not None:
+        found["problem"] = str(problem)
+    return found
+
+
 def _defined(ns: Any, name: str) -> bool:
     try:
         getattr(ns, name)
@@ -112,7 +126,8 @@ class _Worker:
     def load(self, nonce: str) -> None:
         job = self.job
         skipped: list[str] = []
-        loaded = guarded(load, (job, skipped))
+        stopped: list[str] = []
+        loaded = guarded(load, (job, skipped, stopped))
         answer: dict[str, Any] = {"n": nonce, "o": loaded[:1] if loaded[0] == "v" else loaded}
         if loaded[0] == "v":
             ns = loaded[1]
@@ -124,6 +139,14 @@ class _Worker:
             prepared = guarded(self.shape.prepare, ())
             if prepared[0] != "v":
                 answer["constants"] = prepared[1] if len(prepared) > 1 else prepared[0]
+            elif isinstance(prepared[1], dict):  # how the shape took the student's code
+                answer.update(_prepared(prepared[1]))
+            if stopped:  # a notebook's cells that stopped, as in a kernel
+                shown = ", ".join(stopped[:3]) + (
+                    f" and {len(stopped) - 3} more" * (len(stopped) > 3)
+                )
+                said = f"cells that stopped, as a kernel stops them (the next cells run): {shown}"
+                answer["notes"] = [said, *answer.get("notes", [])][:NOTES]
         self.say(self.printed(answer))
 
     def answer(self, nonce: str, function: str, case: Any) -> None:
