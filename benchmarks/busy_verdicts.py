@@ -1,8 +1,9 @@
 """The same verdicts on a quiet machine and a busy one: every entry of the test corpus
 (`tests/usercode/corpus`: the CS50 modules, the course and board folders, the TD, Q-learning
-and MDP agents, the MDP variants) and of the learning corpus (each honest TD and Q-learning
-variant of `tests/usercode/test_td_variants.py` and `test_q_variants.py`, written out, and the
-three learning shapes as notebooks), graded by one `ttt check ENTRIES --json -j 2`, first
+and MDP agents; `course_agent.py`, an agent and no exercise, fails) and of the learning
+corpus (each honest TD, Q-learning and MDP variant of `tests/usercode/test_td_variants.py`,
+`test_q_variants.py` and `test_mdp_variants.py`, written out, and the three learning shapes
+as notebooks), graded by one `ttt check ENTRIES --json -j 2`, first
 alone and then beside two CPU-bound processes (`python3 -c 'while True: pass'`); the
 verdicts compared entry by entry, with the load average each run saw.
 
@@ -25,7 +26,7 @@ sys.path.insert(0, str(ROOT))  # the variants are the tests' own
 
 import nbformat  # noqa: E402
 from bench_notebook import SHAPES, notebook_of  # noqa: E402  # this folder's
-from tests.usercode import test_q_variants, test_td_variants  # noqa: E402
+from tests.usercode import test_mdp_variants, test_q_variants, test_td_variants  # noqa: E402
 
 CORPUS = ROOT / "tests" / "usercode" / "corpus"
 TTT = Path(sys.executable).with_name("ttt")
@@ -36,13 +37,14 @@ def entries(folder: Path) -> list[Path]:
     found = sorted(p for p in CORPUS.glob("*.py") if p.name not in ("__init__.py",))
     found += [CORPUS / "course", CORPUS / "board" / "qlearning.py"]
     found += [CORPUS / s / f for s, f in (("td_agent", "agent.py"), ("q_agent", "qagent.py"))]
-    found += [CORPUS / "mdp" / "ttt_mdp.py", *sorted((CORPUS / "mdp_variants").glob("*.py"))]
+    found.append(CORPUS / "mdp" / "ttt_mdp.py")
+    for iteration in sorted(test_mdp_variants.ITERATIONS):  # the tables with each iteration
+        found.append(test_mdp_variants.student(_fresh(folder, "mdp"), iteration))
     for name in sorted(test_td_variants.VARIANTS):
         found.append(test_td_variants.student(_fresh(folder, "td"), name))
     found.append(test_td_variants.own_environment(_fresh(folder, "td")))
     for name in sorted(test_q_variants.VARIANTS):
-        written = test_q_variants.student(_fresh(folder, "q"), name)
-        found.append(written.rename(written.with_name(f"{written.name}.py")))
+        found.append(test_q_variants.student(_fresh(folder, "q"), name))
     for module, magic in SHAPES.values():
         notebook = _fresh(folder, "nb") / f"{module.stem}.ipynb"
         nbformat.write(notebook_of(module.read_text(), magic), notebook)

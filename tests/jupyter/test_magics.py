@@ -90,3 +90,22 @@ def test_in_a_real_kernel_the_report_is_the_cells_output(tmp_path: Path) -> None
     assert "FAIL" in html
     assert "V[11071]" in html
     assert "<svg" in html
+
+
+def test_the_graders_own_failure_is_one_line_that_says_so(
+    kernel: Kernel,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def broken(**options: object) -> None:
+        raise OSError("Permission denied: 'helpers.py'")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("tttlab.jupyter.magics.check_cells", broken)
+    kernel.run("%load_ext tttlab")
+    assert kernel.run("%ttt_check") is None
+    said = capsys.readouterr().err
+    assert said == (
+        "internal error in %ttt_check, not your code's: OSError: Permission denied: 'helpers.py'\n"
+    )

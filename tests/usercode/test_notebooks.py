@@ -300,3 +300,21 @@ def test_a_long_cell_is_turned_into_python_a_line_at_a_time() -> None:
     exec(found.source, namespace)
     assert (namespace["x1999"], namespace["y"]) == (1999, 1)
     assert found.places.of(found.source.splitlines().index("x1999 = 1999") + 1) == (1, 2001)
+
+
+@pytest.mark.parametrize(
+    ("cell", "why"),
+    [
+        ("x = 1\nreturn x", "'return' outside function"),
+        ("y = await f()", "'await' outside function"),
+        ("break", "'break' outside loop"),
+    ],
+)
+def test_a_cell_that_parses_but_cannot_run_in_a_module_is_left_out(cell: str, why: str) -> None:
+    found = _module("X = 1", cell, "Z = 2")
+    namespace: dict[str, Any] = {}
+    exec(found.source, namespace)
+    assert (namespace["X"], namespace["Z"]) == (1, 2)
+    assert len(found.notes) == 1
+    assert found.notes[0].startswith("cell 2, line ")
+    assert f"cannot run in a module ({why}): the cell left out" in found.notes[0]

@@ -290,3 +290,33 @@ def test_the_issues_two_files_import_as_python_imports_them(tmp_path: Path, seco
     assert report.status == "fail"
     assert not any("does not import" in p for p in report.problems), report.problems
     assert report.problems == ("does not define: state_id_lkt",)
+
+
+def test_a_notebook_named_as_no_module_is_is_graded_and_said_by_its_name(tmp_path: Path) -> None:
+    # "Assignment 2.1": Python would read the dot as a package's; %run of it without .py
+    folder = _write(
+        tmp_path / "student",
+        {"Assignment 2.1.ipynb": agent_notebook(), "main.ipynb": notebook_text([])},
+    )
+    book = json.loads(agent_notebook(HELPED))
+    book["cells"][1]["source"] = "%run helpers"
+    (folder / "main.ipynb").write_text(json.dumps(book))
+    (folder / "helpers.py").write_text("import numpy as np\nLENGTH = 3\n")
+    report = check_path(folder / "Assignment 2.1.ipynb", only=("update",))
+    assert report.ok, report.summary()
+    assert any(n.startswith("Assignment 2.1.ipynb: read as a module") for n in report.notes)
+    helped = check_path(folder / "main.ipynb", only=("update",))
+    assert helped.ok, helped.summary()
+    said = "(%run helpers): brings in every name of helpers, as %run does"
+    assert any(said in n for n in helped.notes)
+
+
+def test_a_notebook_that_brings_in_its_agent_is_graded_as_the_agent(tmp_path: Path) -> None:
+    # the notebook defines nothing itself: the agent comes from a module it star-imports
+    folder = _write(
+        tmp_path / "student",
+        {"agent.py": AGENT, "train.ipynb": notebook_text([_cell("from agent import *")])},
+    )
+    report = check_path(folder / "train.ipynb", only=("update",))
+    assert report.ok, report.summary()
+    assert report.exercise == "td-agent"

@@ -54,20 +54,29 @@ def _ours(source: str) -> bool:
 
 def _state(folder: Path) -> tuple[tuple[str, int, int], ...]:
     """What the folder's modules are now (each ``.py`` file's and notebook's name, time and
-    size, sub-folders but hidden ones included, at most 2,000): a kept grading is used
-    again only while they are the same."""
+    size, sub-folders included but hidden ones, ``__pycache__``, ``site-packages`` and
+    ``node_modules``; at most 2,000 files looked at): a kept grading is used again only
+    while they are the same."""
     found: list[tuple[str, int, int]] = []
-    for path in sorted(folder.rglob("*")):
-        if len(found) >= 2000:
-            break
-        parts = path.relative_to(folder).parts
-        if path.suffix in (".py", ".ipynb") and not any(p.startswith(".") for p in parts):
-            try:
-                stat = path.stat()
-            except OSError:
-                continue
-            found.append((str(path), stat.st_mtime_ns, stat.st_size))
+    looked = 0
+    for top, folders, files in os.walk(folder):
+        folders[:] = sorted(f for f in folders if not f.startswith(".") and f not in _SKIPPED)
+        for name in sorted(files):
+            looked += 1
+            if looked > 2000:
+                return tuple(found)
+            if name.endswith((".py", ".ipynb")) and not name.startswith("."):
+                path = Path(top) / name
+                try:
+                    stat = path.stat()
+                except OSError:
+                    continue
+                found.append((str(path), stat.st_mtime_ns, stat.st_size))
     return tuple(found)
+
+
+#: Folders no module of the submission is in (and that may be large).
+_SKIPPED = frozenset({"__pycache__", "site-packages", "node_modules"})
 
 
 def _shell() -> Any:

@@ -75,6 +75,13 @@ def ttt_check(line: str = "") -> CheckReport | None:
     except TttlabError as error:
         print(error, file=sys.stderr)
         return None
+    except Exception as error:  # the grader's own failure (a file it could not read, a bug)
+        said = " ".join(str(error).split())[:200]
+        print(
+            f"internal error in %ttt_check, not your code's: {type(error).__name__}: {said}",
+            file=sys.stderr,
+        )
+        return None
 
 
 def load_ipython_extension(ipython: Any) -> None:

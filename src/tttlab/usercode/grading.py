@@ -194,6 +194,10 @@ def _check_staged(
         return _nothing(path, f"no .py file or notebook in {path}", described, status="fail")
     modules = scan(path if path.is_dir() else path.parent, files)
     shapes = [exercise] if exercise else detect_all(modules, _loose(given))
+    if not shapes and submission.root is not None and not path.is_dir():
+        # a file that defines nothing of its own: what it brings in (import *, %run) counts
+        brought = [f for f in python_files(submission.root) if f != path]
+        shapes = detect_all(scan(submission.root, brought) + modules, _loose(given))
     if not shapes:
         return _nothing(
             path,

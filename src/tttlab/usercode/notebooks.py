@@ -321,6 +321,12 @@ def _cell(
         kept[start] = " " * node.col_offset + replacement if replacement else ""
         for k in range(start + 1, end + 1):
             kept[k] = ""
+    unrun = _uncompiled("\n".join(kept))  # parsed, yet no module's code: a top-level return
+    if unrun is not None:
+        line, why = unrun
+        at = f", line {mapped[line - 1] + offset}" if 0 < line <= len(mapped) else ""
+        out.notes.append(f"{cell}{at}: cannot run in a module ({why}): the cell left out")
+        return []
     nested = nested_magic(tree)
     if nested is not None:
         out.notes.append(
@@ -328,6 +334,18 @@ def _cell(
             "level: it fails when that code runs"
         )
     return [(line, (number, mapped[k] + offset)) for k, line in enumerate(kept)]
+
+
+def _uncompiled(code: str) -> tuple[int, str] | None:
+    """The line and the error where ``code`` parses but does not compile (``return`` or
+    ``await`` at the top level, ``break`` outside a loop), else None."""
+    try:
+        compile(code, "<cell>", "exec", dont_inherit=True)
+    except SyntaxError as error:
+        return error.lineno or 0, (error.msg or "invalid syntax")[:80]
+    except (ValueError, MemoryError, RecursionError) as error:
+        return 0, type(error).__name__
+    return None
 
 
 def _uses_display(lines: list[str]) -> bool:

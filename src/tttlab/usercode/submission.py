@@ -107,7 +107,7 @@ class Staged:
                 return " ".join(w for w in (name, span) if w) if span or name else match[0]
 
             text = where.sub(placed, text)
-            own = name or HISTORY
+            own = (name or HISTORY).replace("\\", "\\\\")  # a replacement: its backslashes kept
             text = re.sub(rf"(?<![\w.-]){re.escape(staged_name)}(?![\w])", own, text)
         return text
 
@@ -178,7 +178,9 @@ def staged(path: Path, others: Collection[Path] = ()) -> Iterator[Staged]:
             if companions:
                 shown = ", ".join(str(c.relative_to(folder)) for c in companions)
                 result.notes.append(f"graded with the modules beside it that it imports: {shown}")
-            result.path = copy / path.relative_to(folder).with_suffix(".py")
+            relative = path.relative_to(folder)
+            staged_as = staged_module(relative) if path.suffix == NOTEBOOK else relative
+            result.path = copy / staged_as
             result.root = copy
         yield result
 
@@ -243,9 +245,13 @@ def _stage_notebook(
     notebook of a folder beside a ``.py`` file of the same name (its exported script)
     leaves the script graded."""
     relative = notebook.relative_to(folder)
-    module = relative.with_suffix(".py")
-    if not alone and (folder / module).exists():
-        into.notes.append(f"{relative} left out: {module} is the same module, and is graded")
+    script = relative.with_suffix(".py")
+    if not alone and (folder / script).exists():
+        into.notes.append(f"{relative} left out: {script} is the same module, and is graded")
+        return
+    module = staged_module(relative)
+    if module != script and (folder / module).exists():
+        into.notes.append(f"{relative} left out: its module's name is {module}'s")
         return
     try:
         converted = _converted(notebook, folder, cache)
@@ -281,9 +287,22 @@ def partial_run(here: Path, folder: Path) -> Callable[[str], str | None]:
                 return None
         except (OSError, ValueError, RuntimeError):  # no such file, a name too long, a loop
             return None
-        return module_of(relative)
+        return module_of(staged_module(relative) if file.suffix == NOTEBOOK else relative)
 
-    return module
+    def run(target: str) -> str | None:  # IPython's %run tries FILE, then FILE.py
+        return module(target) or (None if target.endswith(".py") else module(f"{target}.py"))
+
+    return run
+
+
+def staged_module(relative: Path) -> Path:
+    """The module file a notebook is staged as: its name made a module's where it is not one
+    (``Assignment 2.1.ipynb`` is ``Assignment_2_1.py``: Python would read the dot as a
+    package's)."""
+    stem = relative.stem if relative.stem.isidentifier() else re.sub(r"\W", "_", relative.stem)
+    if not stem.isidentifier():
+        stem = f"_{stem}"
+    return relative.with_name(f"{stem}.py")
 
 
 def _summary(name: str, converted: Converted) -> str:
