@@ -132,11 +132,16 @@ class _Worker:
         if loaded[0] == "v":
             ns = loaded[1]
             names = list(job["names"])
-            answer["missing"] = [n for n in names if not any(_defined(ns, m) for m in n.split("|"))]
             answer["skipped"] = skipped
             answer["stubbed"] = [m for m in STUBBED if MODULE.fullmatch(m)]
             self.shape = self.shape_class(ns, dict(job["renames"]))
             prepared = guarded(self.shape.prepare, ())
+            supplied = set(self.shape.supplied)  # stood in for by the student's other code
+            answer["missing"] = [
+                n
+                for n in names
+                if not any(_defined(ns, m) or m in supplied for m in n.split("|"))
+            ]
             if prepared[0] != "v":
                 answer["constants"] = prepared[1] if len(prepared) > 1 else prepared[0]
             elif isinstance(prepared[1], dict):  # how the shape took the student's code

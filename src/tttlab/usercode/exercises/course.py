@@ -66,7 +66,9 @@ class CourseExercise(Exercise):
     members: ClassVar[dict[str, tuple[str, ...]]] = {
         "Environment": ("get_state", "game_over", "reward")
     }
-    attributes = ("board", "x", "o", "winner", "ended", "get_state", "game_over", "reward")
+    attributes = (
+        "board", "x", "o", "winner", "ended", "get_state", "game_over", "reward", "force_recalculate"
+    )
     needs: ClassVar[dict[str, tuple[str, ...]]] = {
         "get_state": ("Environment",),
         "game_over": ("Environment",),

@@ -91,9 +91,38 @@ class Child:
     """One exercise shape, the box's side: a call per function, its value encoded.
     ``renames`` maps the exercise's names of attributes and methods to the student's."""
 
+    #: The exercise's names the shape stands in for from the student's other code (a
+    #: helper that serves both seats for ``initialV_x`` and ``initialV_o``): not missing.
+    supplied: frozenset[str] | set[str] = frozenset()
+
     def __init__(self, ns: Any, renames: dict[str, str] | None = None) -> None:
         self.ns = ns
         self.renames = renames or {}
+
+    def defined(self, name: str) -> bool:
+        """Whether the student's code defines ``name`` (under the student's name for it)."""
+        try:
+            getattr(self.ns, name)
+        except BaseException:
+            return False
+        return True
+
+    def functions(self) -> list[tuple[str, Any]]:
+        """The functions the student's own modules define (name, function), in order."""
+        found: list[tuple[str, Any]] = []
+        modules = getattr(self.ns, "modules", None)
+        listed = [self.ns] if type(self.ns).__name__ == "module" else dict(modules or {}).values()
+        for module in listed:
+            try:
+                items = list(vars(module).items())
+            except BaseException:
+                continue
+            for name, value in items:
+                if type(value).__name__ == "function" and getattr(
+                    value, "__module__", None
+                ) == getattr(module, "__name__", ""):
+                    found.append((str(name), value))
+        return found
 
     def at(self, obj: Any, name: str) -> Any:
         """``obj.name``, under the student's name for it (``--name board=tiles``)."""

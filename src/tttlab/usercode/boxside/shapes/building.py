@@ -128,6 +128,8 @@ class Built:
     ) -> None:
         self.obj, self.call, self.passed = obj, call, passed
         self.by, self.params = by, params or {}
+        #: The form the seat was given in, where not the environment's own symbol.
+        self.seat: str | None = None
 
 
 def signature_text(cls: Any) -> str:

@@ -7,12 +7,65 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Child, Run, garbage_of, number, short, truth_of, whole
+from .binding import FLAG, Bound, Helper, Unbound, flag_call, seat_helper
 
 __all__ = ["CourseChild"]
 
+#: The course's helpers for the initial values, one per seat (or the course's initialV_0).
+INITIAL = ("initialV_x", "initialV_o", "initialV_0")
+
 
 class CourseChild(Child):
-    """The course's Environment (x = -1, o = 1 on a numpy board)."""
+    """The course's Environment (x = -1, o = 1 on a numpy board). ``game_over``'s flag is
+    passed as the student's signature takes it (:func:`~.binding.flag_call`), and a helper
+    that serves both seats stands in for ``initialV_x`` and ``initialV_o``."""
+
+    _flag: Bound | None = None
+    helper: Helper | None = None
+
+    def prepare(self) -> dict[str, Any] | None:
+        """The calls bound before any board: the one problem that ``game_over`` cannot be
+        called with the flag (or that no Environment can be made), else the notes on each
+        way that is not the text's."""
+        notes: list[str] = []
+        try:
+            env = self.ns.Environment
+        except BaseException:
+            env = None
+        if env is not None:
+            try:
+                made = self.env()
+            except BaseException as error:
+                return {"problem": f"Environment() raised {_error(error)}: no board can be set up"}
+            try:
+                method = self.at(made, "game_over")
+            except BaseException:
+                method = None
+            if method is not None:
+                try:
+                    self._flag = flag_call(method, self.renames.get(FLAG))
+                except Unbound as error:
+                    return {"problem": str(error)}
+                kind, _, rest = self._flag.how.partition(":")
+                if kind == "flag" and FLAG not in self.renames:
+                    notes.append(f"game_over's {FLAG} passed as {rest}=True")
+                elif kind == "noflag":
+                    notes.append(f"{rest} takes no {FLAG}: called with no arguments")
+        if not any(self.defined(n) for n in INITIAL):
+            self.helper = seat_helper(self.functions())
+            if self.helper is not None:
+                self.supplied = {"initialV_x", "initialV_o"}
+                notes.append(
+                    f"initialV_x and initialV_o: your {self.helper.name}, called once per seat "
+                    f"as {self.helper.text('x')} and {self.helper.text('o')}"
+                )
+        return {"notes": notes} if notes else None
+
+    def recount(self, env: Any) -> Any:
+        """``env.game_over(force_recalculate=True)``, as the student's signature takes it."""
+        method = self.at(env, "game_over")
+        bound = self._flag or Bound((), {FLAG: True}, "")
+        return method(*bound.args, **bound.kwargs)
 
     def env(self, board: str | None = None) -> Any:
         env = self.ns.Environment()
@@ -49,7 +102,7 @@ class CourseChild(Child):
 
             def game_over() -> Any:
                 env = self.env(case)
-                ended = self.at(env, "game_over")(force_recalculate=True)
+                ended = self.recount(env)
                 return [ended, self.at(env, "winner"), self.at(env, "ended"), env]
 
             def answer(value: Any) -> Any:
@@ -63,7 +116,7 @@ class CourseChild(Child):
 
             def winner() -> Any:
                 env = self.env(case)
-                self.at(env, "game_over")(force_recalculate=True)
+                self.recount(env)
                 return [env, self.at(env, "winner")]
 
             def named(value: Any) -> Any:
@@ -85,12 +138,15 @@ class CourseChild(Child):
 
         # initialV_x, initialV_o (or the course's initialV_0): called with the states' triples
         def initial() -> Any:
-            target = getattr(ns, function, None)
-            if target is None:
-                target = ns.initialV_0
             env = self.env()
             symbols = {"X": self.at(env, "x"), "O": self.at(env, "o"), ".": None}
             triples = [(s, symbols[w], bool(e)) for s, w, e in case]
+            if self.helper is not None and not any(self.defined(n) for n in INITIAL):
+                seat = "x" if function == "initialV_x" else "o"
+                return self.helper.call(env, triples, self.at(env, seat))
+            target = getattr(ns, function, None)
+            if target is None:
+                target = ns.initialV_0
             return target(env, triples)
 
         def values(table: Any) -> Any:
@@ -125,3 +181,11 @@ class CourseChild(Child):
                 return garbage_of(item)
             out.append([number, name, flag])
         return out
+
+
+def _error(error: BaseException) -> str:
+    try:
+        message = " ".join(str(error).split())[:80]
+    except BaseException:
+        message = ""
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__

@@ -102,6 +102,7 @@ class TDAgentChild(Child):
             return None
         try:
             env = self.env()
+            self.maker().make(0.1, 0.5, env.o, 0)  # both seats built before any board
             made = self.maker().make(0.1, 0.5, env.x, 0)
             agent = made.agent
             ways = made.ways + self.ways(agent, self.tables.precision(self.held(made)))

@@ -35,6 +35,9 @@ NAMEABLE = ("eps", "alpha", "sym", "V", "discount")
 #: What the text's ``Agent(eps, alpha)`` is called with, in order, where the parameters'
 #: names say nothing (a ``*args`` constructor); then no argument at all.
 FALLBACKS = (("eps", "alpha"), ())
+#: The other forms a seat is given in (X's, O's) where the constructor refuses the
+#: environment's own symbol: letters, ±1, 1 and 2.
+SEATS: tuple[tuple[Any, Any], ...] = (("X", "O"), ("x", "o"), (1, -1), (1, 2), (-1, 1))
 
 
 def agent_class(ns: Any) -> tuple[Any, str]:
@@ -91,6 +94,8 @@ class Maker:
         self.ns, self.renames, self.tables, self.fresh = ns, renames, tables, fresh
         self.names = {r: renames[r] for r in NAMEABLE if r in renames}
         self._read: dict[int, set[str]] = {}
+        self._seat: dict[int, tuple[Any, Any] | None] = {}
+        self._symbols: tuple[Any, Any] | None = None
         self._mapping: dict[int, bool] = {}
 
     def reads(self, cls: Any) -> set[str]:
@@ -119,10 +124,7 @@ class Maker:
         roles = {"eps": eps, "alpha": alpha, "sym": sym, "V": table, "discount": 1.0}
         if any(role_of(n, ["env"]) for n in _parameter_names(cls)):
             roles["env"] = self.fresh()
-        try:
-            built = construct(cls, roles, FALLBACKS, self.names)
-        except NotBuilt as error:
-            raise NotBuilt(self._paste(cls, error)) from None
+        built = self._built(cls, roles)
         agent, ways = built.obj, [f"class:{named}"] if named != "Agent" else []
         if built.by != "name" or any(p != r for p, r in built.params.items()):
             shown = ",".join(f"{p}={r}" for p, r in built.params.items())
@@ -143,10 +145,59 @@ class Maker:
                 raise NotBuilt(f"{call_text(cls)}: no way to give it {role} (--name {role}=YOURS)")
             if how is not None and how != f"setter:{TEXT_SETTERS.get(role)}":
                 ways.append(f"{role}:{how}")
+        if built.seat is not None:
+            ways.append(f"seat:{built.seat}")
         kind = self.tables.kind(table)
         if kind:
             ways.append(f"table:{kind}")
         return Made(agent, table, self._where(agent, table, tables), ways)
+
+    def _built(self, cls: Any, roles: dict[str, Any]) -> Any:
+        """``cls`` built with ``roles``; where its constructor takes the symbol and raises on
+        the environment's own (``which_player must be 'X' or 'O'``), built with the seat in
+        each other form students write (:data:`SEATS`), the first it takes kept for the
+        class. What it raises in every form is a :class:`NotBuilt` line: the constructor,
+        the call and what it raised, before any board is graded."""
+        seat = "X" if roles["sym"] == self.symbols()[0] else "O"
+        forms = [None, *SEATS]
+        kept = self._seat.get(id(cls))
+        if kept is not None:
+            forms = [kept]
+        first: BaseException | None = None
+        call = call_text(cls)
+        for form in forms:
+            tried = dict(roles)
+            if form is not None:
+                tried["sym"] = form[0] if seat == "X" else form[1]
+            try:
+                built = construct(cls, tried, FALLBACKS, self.names)
+            except NotBuilt as error:
+                raise NotBuilt(self._paste(cls, error)) from None
+            except Exception as error:
+                first = first or error
+                if first is error:
+                    call = _called(cls, tried)
+                if form is None and not self._takes_symbol(cls):
+                    break
+                continue
+            self._seat[id(cls)] = form
+            built.seat = None if form is None else f"{form[0]!r}/{form[1]!r}"
+            return built
+        message = " ".join(str(first).split())[:80]
+        raise NotBuilt(
+            f"{call} raised {type(first).__name__}: {message} (the agent is built before "
+            "any board; --name sym=YOURS names the parameter that takes the symbol)"
+        )
+
+    def symbols(self) -> tuple[Any, Any]:
+        """The environment's own symbols (``env.x``, ``env.o``)."""
+        if self._symbols is None:
+            env = self.fresh()
+            self._symbols = (env.x, env.o)
+        return self._symbols
+
+    def _takes_symbol(self, cls: Any) -> bool:
+        return any(role_of(n, ["sym"], self.names, loose=True) for n in _parameter_names(cls))
 
     def _paste(self, cls: Any, error: NotBuilt) -> str:
         """A constructor that cannot be called, in one line, with the ``--name`` to paste:
@@ -175,6 +226,11 @@ class Maker:
             except BaseException:
                 continue
         return ""
+
+
+def _called(cls: Any, roles: dict[str, Any]) -> str:
+    """The constructor and the symbol it was given, in words."""
+    return f"{call_text(cls)} given the symbol {roles['sym']!r}"
 
 
 def _parameter_names(cls: Any) -> list[str]:

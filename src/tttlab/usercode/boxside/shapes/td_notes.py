@@ -44,6 +44,11 @@ def _making(way: str, agent: str) -> str | None:
         if how == "setter":
             return f"{role} given through {shown}()"
         return f"{role} set as the attribute {shown}"
+    if kind == "seat":
+        return (
+            f"the seat given to its constructor as {rest} (X's, O's): it refused the "
+            "environment's own symbol"
+        )
     if kind == "history":
         return f"its history read as agent.{rest}"
     return None
