@@ -191,14 +191,14 @@ def test_a_game_over_that_needs_an_argument_is_one_problem_before_any_board(
     assert all(c.checked == 0 for c in report.checks.values()), report.as_json()
 
 
-HELPER = '''
+HELPER = """
 def initial_value(env, sym, triples):
     V = np.zeros(env.num_states)
     for state, winner, ended in triples:
         V[state] = (1.0 if winner == sym else 0.0) if ended else 0.5
     return V
-'''
-SEAT_LAST = '''
+"""
+SEAT_LAST = """
 def initialize_V(env, state_winner_triples, which_player="x"):
     player = env.x if which_player in ("x", env.x) else env.o
     V = np.zeros(env.num_states)
@@ -208,7 +208,7 @@ def initialize_V(env, state_winner_triples, which_player="x"):
         else:
             V[state] = 0.5
     return V
-'''
+"""
 
 
 def _helper_only(text: str) -> list[tuple[str, str]]:

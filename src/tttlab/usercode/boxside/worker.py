@@ -138,9 +138,7 @@ class _Worker:
             prepared = guarded(self.shape.prepare, ())
             supplied = set(self.shape.supplied)  # stood in for by the student's other code
             answer["missing"] = [
-                n
-                for n in names
-                if not any(_defined(ns, m) or m in supplied for m in n.split("|"))
+                n for n in names if not any(_defined(ns, m) or m in supplied for m in n.split("|"))
             ]
             if prepared[0] != "v":
                 answer["constants"] = prepared[1] if len(prepared) > 1 else prepared[0]

@@ -67,7 +67,15 @@ class CourseExercise(Exercise):
         "Environment": ("get_state", "game_over", "reward")
     }
     attributes = (
-        "board", "x", "o", "winner", "ended", "get_state", "game_over", "reward", "force_recalculate"
+        "board",
+        "x",
+        "o",
+        "winner",
+        "ended",
+        "get_state",
+        "game_over",
+        "reward",
+        "force_recalculate",
     )
     needs: ClassVar[dict[str, tuple[str, ...]]] = {
         "get_state": ("Environment",),
