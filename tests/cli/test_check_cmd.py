@@ -95,3 +95,13 @@ def test_without_bubblewrap_the_grade_says_so_or_is_refused(tmp_path: Path) -> N
     assert refused.returncode == 2
     assert "--isolation required refuses to grade" in refused.stderr
     assert refused.stdout == ""
+
+
+def test_an_internal_errors_line_is_cut_at_a_word() -> None:
+    from tttlab.cli.check_cmd import _one_line
+
+    said = _one_line(ValueError("the grader " * 40))
+    assert said.startswith("ValueError: the grader the grader")
+    assert said.endswith(" the grader …"), said
+    assert len(said) <= len("ValueError: ") + 200
+    assert _one_line(ValueError("first\nsecond")) == "ValueError: first …"

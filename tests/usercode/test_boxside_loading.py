@@ -6,6 +6,7 @@ definitions runs its imports, functions, classes and assignments, and skips the 
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -30,7 +31,9 @@ def test_a_call_gives_its_value_or_what_went_wrong_in_one_short_line() -> None:
 
     assert guarded(lambda a, b: a + b, (2, 3)) == ["v", 5]
     assert guarded(fails, ("a\n   wrong  board",)) == ["e", "ValueError: a wrong board"]
-    assert guarded(fails, ("x" * 500,)) == ["e", "ValueError: " + "x" * 80]
+    assert guarded(fails, ("x" * 500,)) == ["e", "ValueError: " + "x" * 79 + "…"]
+    words = "Environment.__init__() missing 2 required positional arguments: 'rows' and 'columns'"
+    assert guarded(fails, (words,)) == ["e", f"ValueError: {words[:74]} …"]  # at a word
     assert guarded(fails, ("",)) == ["e", "ValueError"]
     assert guarded(sys.exit, (3,)) == ["x", "3"]
     assert guarded(sys.exit, ()) == ["x", "None"]
@@ -200,3 +203,104 @@ def test_what_the_code_raises_names_its_own_line(
             sys.modules.pop(name, None)
     assert said == ["e", "ZeroDivisionError: division by zero (loc_helpers.py line 2)"]
     assert guarded(lambda: 1 / 0, ()) == ["e", "ZeroDivisionError: division by zero"]  # ours
+
+
+#: A repository whose ``ttt_side/main.py`` imports the modules beside it, as Python does
+#: when it runs that script (its folder first on the path): ``ttt_side`` is both the folder
+#: and the module beside the script, ``ttt_side_helper`` both beside it and at the root.
+BESIDE = {
+    "ttt_side/main.py": """\
+import sys
+import ttt_side_helper
+from ttt_side import VALUE
+import ttt_side
+from ttt_pkg.ttt_pkg import NAME
+
+
+def helper_later():
+    from ttt_side_helper import WHO
+    return WHO
+""",
+    "ttt_side/ttt_side.py": "VALUE = 'beside'\n",
+    "ttt_side/ttt_side_helper.py": "WHO = 'beside'\n",
+    "ttt_side/sys.py": "MINE = True\n",
+    "ttt_side/broken.py": "from ttt_side import MISSING\n",
+    "ttt_side_helper.py": "WHO = 'root'\n",
+    # a package: its relative imports, and its module of its own name imported by the
+    # package's name (``ttt_pkg.ttt_pkg``, no module beside ttt_pkg/user.py)
+    "ttt_pkg/__init__.py": "from .ttt_pkg import NAME as OWN\n",
+    "ttt_pkg/ttt_pkg.py": "NAME = 'package'\n",
+    "ttt_pkg/user.py": "from ttt_pkg.ttt_pkg import NAME\nfrom . import ttt_pkg as RELATIVE\n",
+}
+
+
+@pytest.fixture
+def repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    for name, text in BESIDE.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    monkeypatch.setattr(loading, "_STUDENT", [])
+    yield tmp_path
+    for name in [m for m in sys.modules if m.split(".")[0] in ("ttt_side", "ttt_pkg")]:
+        sys.modules.pop(name)
+    sys.modules.pop("ttt_side_helper", None)
+
+
+def _job(*modules: str) -> dict[str, object]:
+    return {
+        "load": "definitions",
+        "modules": list(modules),
+        "renames": {},
+        "lookup": {},
+        "call_seconds": 5,
+    }
+
+
+def test_a_scripts_imports_take_the_modules_beside_it_first(repository: Path) -> None:
+    load(_job("ttt_pkg", "ttt_pkg.user", "ttt_side.main", "ttt_side_helper"), [])
+    main = sys.modules["ttt_side.main"]
+    beside = sys.modules["ttt_side.ttt_side"]
+    assert vars(main)["VALUE"] == "beside"
+    assert vars(main)["ttt_side"] is beside  # the module beside it, not the folder
+    assert hasattr(sys.modules["ttt_side"], "__path__")  # the folder: a namespace package
+    assert vars(main)["ttt_side_helper"] is sys.modules["ttt_side.ttt_side_helper"]
+    assert sys.modules["ttt_side_helper"].WHO == "root"  # the root's, for the root
+    assert main.helper_later() == "beside"  # an import in a function, when it is called
+    assert vars(main)["sys"] is sys  # a module built into Python is never shadowed
+    assert "ttt_side.sys" not in sys.modules
+    assert vars(main)["NAME"] == "package"  # from the root: no ttt_pkg beside main.py
+    user = sys.modules["ttt_pkg.user"]
+    assert vars(user)["NAME"] == "package"  # ttt_pkg beside it is no package: the root's
+    assert vars(user)["RELATIVE"] is sys.modules["ttt_pkg.ttt_pkg"]
+    assert sys.modules["ttt_pkg"].OWN == "package"
+
+
+def test_a_name_the_module_beside_it_lacks_does_not_import(repository: Path) -> None:
+    said = re.escape("cannot import name 'MISSING' from 'ttt_side.ttt_side'")
+    with pytest.raises(ImportError, match=said):
+        load(_job("ttt_side.broken"), [])
+
+
+def test_an_import_that_fails_in_a_file_loaded_by_its_definitions_says_its_error_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "imp_consts.py").write_text("LENGTH = 3\n")
+    (tmp_path / "imp_agent.py").write_text("import os\nfrom imp_consts import LENGTH, SIDE\n")
+    for name, value in (("path", sys.path), ("meta_path", sys.meta_path)):
+        monkeypatch.setattr(sys, name, list(value))  # load() adds to both
+    monkeypatch.setattr(loading, "_STUDENT", [])
+    monkeypatch.chdir(tmp_path)
+    job = {"modules": ["imp_agent"], "renames": {}, "lookup": {}, "load": "definitions"}
+    try:
+        said = guarded(load, ({**job, "call_seconds": 5}, []))
+    finally:
+        for name in ("imp_agent", "imp_consts"):
+            sys.modules.pop(name, None)
+    assert said == [
+        "e",
+        "ImportError: cannot import name 'SIDE' from 'imp_consts' (imp_consts.py) "
+        "(imp_agent.py line 2)",
+    ]  # never "ImportError: ImportError: ...", nor the box's folder

@@ -341,3 +341,13 @@ def test_what_a_submission_raises_is_shown_never_obeyed(tmp_path: Path) -> None:
     assert "\x1b" not in example.got
     assert "\x07" not in example.got
     assert "\\x1b[31mBad" in example.got, example.got
+
+
+def test_a_long_first_print_is_cut_at_a_word_and_marked(tmp_path: Path) -> None:
+    path = tmp_path / "tictactoe.py"
+    said = "the training loop said: " + "epsilon " * 30
+    path.write_text((CORPUS / "memo_minimax.py").read_text() + f"\nprint({said!r})\n")
+    report = check_cs50(path, only=("winner",))
+    assert report.ok, report.summary()
+    first = "'the training loop said: " + "epsilon " * 6 + "…'"
+    assert f"prints while being graded (1 times; the first: {first})" in report.notes

@@ -144,3 +144,14 @@ def test_a_class_with_the_agents_methods_is_suggested_whatever_its_name() -> Non
     # a single method the exercise calls is no evidence: a similar name is still needed
     board = _defining("class Grid:\n    def play(self, a): ...\n")
     assert suggestions(EXERCISES["board"], ["Board"], board) == []
+
+
+def test_a_function_called_with_its_seat_missing_is_never_suggested() -> None:
+    """``initialize_V(env, triples, which_player='x')`` fits initialV_x's two arguments, but
+    called so its seat is left at its default: wins would be counted for the wrong seat."""
+    source = (
+        "def initialize_V(env, triples, which_player='x'):\n    pass\n\n"
+        "def init_x_vals(env, triples, verbose=False):\n    pass\n"
+    )
+    found = suggestions(EXERCISES["course"], ["initialV_x"], [_read("env", source)])
+    assert found == ["initialV_x could be env.init_x_vals: --name initialV_x=init_x_vals"]

@@ -126,6 +126,8 @@ def test_a_cell_that_is_not_python_is_left_out_alone_with_its_error() -> None:
     assert namespace["X"] == 2
     assert len(found.notes) == 1
     assert found.notes[0].startswith("cell 1, line 1: not Python (")
+    assert found.unparsed == ["cell 1, line 1 (invalid syntax)"]  # for a problem's line
+    assert _module("return 1").unparsed == ["cell 1, line 1 ('return' outside function)"]
 
 
 def test_a_magic_inside_a_definition_is_named() -> None:

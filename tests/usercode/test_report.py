@@ -46,3 +46,17 @@ def test_a_status_says_who_failed_and_a_run_exits_with_its_worst() -> None:
     assert worst_exit_code([reports["incomplete"], reports["error"]]) == 4
     assert worst_exit_code(list(reports.values())) == 1  # a wrong answer, first of all
     assert worst_exit_code([]) == 0
+
+
+NONE = "defines none of the exercises (cs50, course); --exercise forces one"
+
+
+def test_a_report_with_nothing_checked_is_headed_by_its_problem() -> None:
+    report = CheckReport("a.py", "", {}, 0.0, problems=(NONE, "a second"), status="fail")
+    lines = report.summary().splitlines()
+    assert lines == [f"a.py: FAIL: {NONE}", "  problem: a second"]  # never "0 of 0 checks pass"
+    assert report.summary(markup=True).startswith(f"a.py: [red]FAIL[/]: {NONE}")
+    checked = FunctionCheck("player", False, 4, 10, 1, None)
+    checks = {"player": checked}
+    with_checks = CheckReport("a.py", "cs50", checks, 0.4, problems=(NONE,), status="fail")
+    assert with_checks.summary().startswith("a.py: FAIL, 0 of 1 checks pass")

@@ -73,3 +73,12 @@ def test_a_counterexample_without_a_board_draws_none() -> None:
     page = report_html(CheckReport("m.py", "mdp", checks, 1.0, status="fail"))
     assert "<svg" not in page
     assert "after the module has run: R[0, :]" in page
+
+
+def test_a_report_with_nothing_checked_is_headed_by_its_problem() -> None:
+    problem = "defines none of the exercises (cs50, course); --exercise forces one"
+    report = CheckReport("a.py", "", {}, 0.0, problems=(problem,), status="fail")
+    html = report_html(report)
+    assert f"FAIL</b>: {problem}</p>" in html
+    assert "0 of 0" not in html
+    assert "<li>problem:" not in html

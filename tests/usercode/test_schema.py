@@ -11,6 +11,7 @@ from tttlab.usercode.boxside.schema import (
     ANSWERED,
     CALLER_ONLY,
     OUTCOMES,
+    cut,
     describe,
     outcome_problem,
 )
@@ -72,3 +73,19 @@ def test_each_outcome_without_a_value_is_said_in_one_line() -> None:
     assert describe(["t"], import_seconds=30) == "takes more than 30 s to import"
     assert describe(["e", "E: boom"], import_seconds=30) == "does not import: E: boom"
     assert all(text is None or "\n" not in text for text in said.values())
+
+
+def test_a_text_is_cut_at_a_word_and_the_cut_marked() -> None:
+    said = "Environment.__init__() missing 2 required positional arguments: 'rows' and 'columns'"
+    assert cut(said, 80) == (
+        "Environment.__init__() missing 2 required positional arguments: 'rows' and …"
+    )
+    assert cut("the agent tttlab cannot name", 24) == "the agent tttlab …"
+    assert cut("x" * 500, 80) == "x" * 79 + "…"  # one word longer than the half: cut in it
+    assert cut("short enough", 12) == "short enough"
+    for text in (said, "x" * 500, "a  b " * 40, "word " * 3):
+        for chars in range(1, 90):
+            shorter = cut(text, chars)
+            assert len(shorter) <= chars
+            assert cut(shorter, chars) == shorter
+            assert shorter == text or shorter.endswith("…") or chars < 2

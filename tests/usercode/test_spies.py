@@ -49,3 +49,17 @@ def test_the_played_game_is_legal_and_finished() -> None:
             assert k == 0 or not truth.terminal[truth.index(board[:cell] + "." + board[cell + 1 :])]
         assert truth.terminal[truth.index(board)]
     assert pick(random.Random(0), "XOXOXOXOX") == -1
+
+
+def test_what_play_game_raises_on_a_spy_names_the_recording_agent_never_spy() -> None:
+    env = Environment(np)
+    spy = Spy(1, env.x, 0, env, [])
+    with pytest.raises(AttributeError) as missing:
+        spy.verbose  # noqa: B018  # the course's own agent has it; the recording agent not
+    assert str(missing.value) == (
+        "'the recording agent tttlab passes as p1/p2' object has no attribute 'verbose'"
+    )
+    with pytest.raises(TypeError) as called:
+        spy.take_action(env, True)  # type: ignore[call-arg]
+    assert str(called.value).startswith("p1/p2.take_action() takes 2 positional arguments")
+    assert "Spy" not in str(missing.value) + str(called.value)

@@ -315,3 +315,22 @@ def test_a_play_game_whose_draw_argument_is_required_is_called_with_draw_false(
     )
     report = check_path(path, only=("play_game",))
     assert report.ok, report.as_json()
+
+
+def test_play_game_may_pass_what_the_students_own_agent_takes(tmp_path: Path) -> None:
+    """``take_action(env, show_values=False)``: the recording agents take the keyword the
+    student's own agent takes; one the student's agent refuses is still the loop's bug."""
+    from tests.usercode.helpers import judged_here
+
+    takes = [
+        ("def take_action(self, env):", "def take_action(self, env, show_values=False):"),
+        ("current_player.take_action(env)", "current_player.take_action(env, show_values=False)"),
+    ]
+    path = write_edited(SOURCE, takes, tmp_path / "shown.py")
+    assert judged_here(path, "td-agent", "play_game").ok
+    refused = [
+        takes[0],
+        ("current_player.take_action(env)", "current_player.take_action(env, verbose=1)"),
+    ]
+    wrong = write_edited(SOURCE, refused, tmp_path / "refused.py")
+    failing_here(wrong, "td-agent", "play_game", "TypeError")

@@ -131,3 +131,79 @@ def test_the_constructor_is_shown_by_its_parameters_names() -> None:
     assert call_text(ns.Agent) == "Agent(eps, *rest, **options)"
     assert call_text(len) == "len(obj)"
     assert call_text(object()) == "?(...)"
+
+
+#: The faithful agent (corpus/td_agent/agent.py) with the seat a required constructor
+#: argument in each form students write it: the constructor refuses any other, and the
+#: agent turns it into the environment's symbol where it marks the board.
+SEAT_FORMS = {
+    "letters": ("('X', 'O')", "env.x if self.seat == 'X' else env.o"),
+    "lower case": ("('x', 'o')", "env.x if self.seat == 'x' else env.o"),
+    # the environment's own symbols (x = -1, o = 1): taken as they are, with no note
+    "plus or minus one": ("(-1, 1)", "env.x if self.seat == -1 else env.o"),
+    "one and two": ("(1, 2)", "env.x if self.seat == 1 else env.o"),
+}
+
+
+def _seated(forms: str, mark: str) -> str:
+    return edited(
+        TEXT,
+        [
+            (
+                "    def __init__(self, eps=0.1, alpha=0.5):\n",
+                "    def __init__(self, which_player, eps=0.1, alpha=0.5):\n"
+                f"        if which_player not in {forms}:\n"
+                "            raise ValueError('which_player must be one of ' + str("
+                f"{forms}))\n"
+                "        self.seat = which_player\n",
+            ),
+            ("    def set_symbol(self, sym):\n        self.sym = sym\n\n", ""),
+            ("env.board[i, j] = self.sym", f"env.board[i, j] = {mark}"),
+            (
+                "env.board[next_move[0], next_move[1]] = self.sym",
+                f"env.board[next_move[0], next_move[1]] = {mark}",
+            ),
+            ("reward = env.reward(self.sym)", f"reward = env.reward({mark})"),
+        ],
+    )
+
+
+@pytest.mark.parametrize("form", sorted(SEAT_FORMS))
+def test_the_seat_is_given_in_the_form_the_constructor_takes(form: str, tmp_path: Path) -> None:
+    from tests.usercode.helpers import judged_here
+
+    path = tmp_path / "agent.py"
+    path.write_text(_seated(*SEAT_FORMS[form]))
+    ns = _student(path.read_text())
+    made = _maker(ns).make(0.1, 0.5, -1, 0)
+    noted = any(w.startswith("seat:") for w in made.ways)
+    assert noted == (form != "plus or minus one"), made.ways
+    for check in ("take_action", "update"):
+        assert judged_here(path, "td-agent", check).ok, (form, check)
+
+
+def test_a_seat_taken_the_wrong_way_round_still_fails(tmp_path: Path) -> None:
+    from tests.usercode.helpers import failing_here
+
+    forms, mark = SEAT_FORMS["letters"]
+    path = tmp_path / "agent.py"
+    path.write_text(
+        _seated(forms, mark.replace("env.x if", "env.o if").replace("else env.o", "else env.x"))
+    )
+    failing_here(path, "td-agent", "take_action", "")
+
+
+def test_a_constructor_that_refuses_every_seat_is_one_line_naming_it() -> None:
+    ns = _text_with(
+        (
+            "    def __init__(self, eps=0.1, alpha=0.5):\n",
+            "    def __init__(self, player, eps=0.1, alpha=0.5):\n"
+            "        raise RuntimeError('not this way')\n",
+        )
+    )
+    with pytest.raises(NotBuilt) as raised:
+        _maker(ns).make(0.1, 0.5, -1, 0)
+    message = str(raised.value)
+    assert "Agent(player, eps, alpha)" in message
+    assert "raised RuntimeError: not this way" in message
+    assert "\n" not in message

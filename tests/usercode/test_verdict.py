@@ -16,7 +16,7 @@ from tests.usercode.test_protocol import CALLS, DONE, IMPORTED, JOB, SPEC, _grad
 from tttlab.usercode.cases import exercise_truth
 from tttlab.usercode.processes import Usage
 from tttlab.usercode.sandbox import RawRun
-from tttlab.usercode.verdict import BUSY, grade
+from tttlab.usercode.verdict import BUSY, grade, own_modules
 
 
 def test_without_the_callers_last_line_the_box_did_not_finish() -> None:
@@ -104,3 +104,48 @@ def test_a_time_limit_in_a_check_says_what_the_box_had_of_the_machine() -> None:
     raw.usage = Usage(cpu=20.0, waited=BUSY * 60)
     notes = grade(Path("t.py"), raw, JOB, CALLS, exercise_truth(), SPEC).notes
     assert any(note.startswith("the machine was busy: the box got 20.0 s") for note in notes)
+
+
+def test_a_line_of_top_level_code_not_run_is_named_once() -> None:
+    skipped = ["t.py line 9", "t.py line 9", "t.py lines 10-12"]  # `train(); play()`: one line
+    raw, _ = _graded([{**IMPORTED, "skipped": skipped}, *_honest("winner"), *_honest("player")])
+    report = grade(Path("t.py"), raw, JOB, CALLS, exercise_truth(), SPEC)
+    assert "loaded definitions only; top-level code not run: t.py line 9, t.py lines 10-12" in (
+        report.notes
+    )
+
+
+def test_a_module_of_the_submissions_own_is_never_called_not_installed(tmp_path: Path) -> None:
+    """``tick_tack_toe/agent.py`` imports ``tick_tack_toe``, the folder that holds it: Python
+    does not find it from inside, and a stub stands in; a module inside a folder graded is
+    the student's too. Neither is "not installed"; a library that is not is."""
+    package = tmp_path / "repo" / "tick_tack_toe"
+    (package / "lib").mkdir(parents=True)
+    (package / "agent.py").write_text("import tick_tack_toe\n")
+    (package / "lib" / "consts.py").write_text("LENGTH = 3\n")
+    assert set(own_modules(["tick_tack_toe", "consts", "tqdm"], package / "agent.py")) == {
+        "tick_tack_toe"
+    }
+    assert own_modules(["consts", "tqdm"], package) == {
+        "consts": "the submission's lib/consts.py, not found where it was imported"
+    }
+    failed = "ModuleNotFoundError: tick_tack_toe.LENGTH: tick_tack_toe is not installed (a stub"
+    lines = [
+        {**IMPORTED, "stubbed": ["tick_tack_toe", "tqdm"]},
+        {"phase": "winner"},
+        *(["e", f"{failed} stood in)"] for _ in CALLS.cases["winner"]),
+        {"end": "winner", "printed": 0},
+        *_honest("player"),
+    ]
+    raw, _ = _graded(lines)
+    report = grade(Path("t.py"), raw, JOB, CALLS, exercise_truth(), SPEC, package / "agent.py")
+    notes = "\n".join(report.notes)
+    assert "not installed, stood in by stubs: tqdm (" in notes
+    assert "tick_tack_toe is the folder that holds agent.py, which Python does not find" in notes
+    assert "not installed, stood in by stubs: tick_tack_toe" not in notes
+    example = report.checks["winner"].example
+    assert example is not None
+    assert "tick_tack_toe, the submission's own, was not found where it was imported" in (
+        example.got
+    )
+    assert "is not installed" not in example.got + example.repro

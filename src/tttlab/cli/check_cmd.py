@@ -37,6 +37,7 @@ from tttlab.cli.common import (
 )
 from tttlab.errors import TttlabError
 from tttlab.usercode import box
+from tttlab.usercode.boxside.schema import cut
 from tttlab.usercode.exercises import EXERCISES
 from tttlab.usercode.formats import (
     FORMATS,
@@ -116,8 +117,10 @@ def _one_line(error: BaseException) -> str:
     """``Type: message``, the message's first line, cut to 200 characters."""
     lines = str(error).strip().splitlines()
     message = lines[0].strip() if lines else ""
-    if len(message) > 200 or len(lines) > 1:
-        message = message[:200].rstrip() + " …"
+    if len(message) > 200:
+        message = cut(message, 200)
+    elif len(lines) > 1:
+        message += " …"
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 

@@ -37,8 +37,10 @@ from tttlab.usercode.names import (
     suggestions,
     where,
 )
+from tttlab.usercode.none_found import none_found
 from tttlab.usercode.report import CheckReport
 from tttlab.usercode.sandbox import Job, run_job
+from tttlab.usercode.spelling import Spelled, inherited, read_sources, spelled
 from tttlab.usercode.submission import (
     HISTORY,
     NotebookError,
@@ -192,20 +194,19 @@ def _check_staged(
     files = python_files(path)
     if not files:
         return _nothing(path, f"no .py file or notebook in {path}", described, status="fail")
-    modules = scan(path if path.is_dir() else path.parent, files)
-    shapes = [exercise] if exercise else detect_all(modules, _loose(given))
+    sources = read_sources(files)
+    modules = inherited(scan(path if path.is_dir() else path.parent, files), sources)
+    spelt = spelled(sources, _loose(given))
+    loose = {**spelt.renames, **_loose(given)}
+    shapes = [exercise] if exercise else detect_all(modules, loose)
     if not shapes and submission.root is not None and not path.is_dir():
         # a file that defines nothing of its own: what it brings in (import *, %run) counts
         brought = [f for f in python_files(submission.root) if f != path]
-        shapes = detect_all(scan(submission.root, brought) + modules, _loose(given))
+        shapes = detect_all(scan(submission.root, brought) + modules, loose)
     if not shapes:
-        return _nothing(
-            path,
-            f"defines none of the exercises ({', '.join(EXERCISES)}); --exercise forces one",
-            described,
-            status="fail",
-        )
-    renames = _renames(given, shapes)
+        problem = none_found(submission.original, EXERCISES)
+        return _nothing(path, problem, described, status="fail")
+    renames = {**spelt.renames, **_renames(given, shapes)}
     checks = {f for s in shapes for f in EXERCISES[s].functions}
     unknown = [f for f in only if f not in checks]
     if unknown:
@@ -231,7 +232,15 @@ def _check_staged(
         )
         for s in shapes
     ]
-    return reports[0] if len(reports) == 1 else merged(reports)
+    report = reports[0] if len(reports) == 1 else merged(reports)
+    return _spelt(report, spelt, shapes)
+
+
+def _spelt(report: CheckReport, spelt: Spelled, shapes: list[str]) -> CheckReport:
+    """``report`` with a note for each name found as the student spells it (among the
+    names of the shapes graded), and each name with several candidates."""
+    said = spelt.said(n for s in shapes for n in EXERCISES[s].nameable())
+    return replace(report, notes=(*said, *report.notes)) if said else report
 
 
 def _renames(given: Mapping[str, str] | tuple[str, ...], shapes: list[str]) -> dict[str, str]:
@@ -312,7 +321,7 @@ def _check_shape(
         return _nothing(path, problem, described, status="error")
     raw.isolation = described
     try:
-        report = grade(path, raw, job, calls, truth, spec)
+        report = grade(path, raw, job, calls, truth, spec, submission.original)
     except Exception as error:  # tttlab's own fault: this file's verdict, not the class's
         problem = f"could not be graded: internal error in ttt check ({error!r})"
         return _nothing(path, problem, described, status="error")

@@ -13,6 +13,8 @@ import shlex
 from collections.abc import Callable
 from typing import Any
 
+from tttlab.usercode.boxside.schema import cut
+
 __all__ = [
     "cell_magic_why",
     "handled",
@@ -186,8 +188,8 @@ def nested_magic(tree: ast.Module) -> int | None:
 def shown(found: tuple[str, str, str]) -> str:
     method, name, argument = found
     if method in ("system", "getoutput"):
-        return f"!{argument}"[:60]
-    return f"%{name} {argument}".strip()[:60]
+        return cut(f"!{argument}", 60)
+    return cut(f"%{name} {argument}".strip(), 60)
 
 
 def handled(

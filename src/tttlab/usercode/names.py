@@ -71,6 +71,8 @@ class Module:
     classes: dict[str, set[str]] = field(default_factory=dict)
     assigned: set[str] = field(default_factory=set)
     imported: set[str] = field(default_factory=set)
+    #: Each function's positional parameters' names, in order.
+    params: dict[str, list[str]] = field(default_factory=dict)
 
     def defines(self, name: str) -> bool:
         return name in self.functions or name in self.classes or name in self.assigned
@@ -98,6 +100,7 @@ def _read(name: str, text: str) -> Module:
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             module.functions[node.name] = _arity(node)
+            module.params[node.name] = [a.arg for a in node.args.posonlyargs + node.args.args]
         elif isinstance(node, ast.ClassDef):
             methods = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
             module.classes.setdefault(node.name, set()).update(methods)
@@ -266,7 +269,9 @@ def suggestions(exercise: Exercise, missing: Iterable[str], modules: list[Module
                 (fn, f"{m.name}.{fn}")
                 for m in modules
                 for fn, (least, most) in m.functions.items()
-                if fn != ours and (arity is None or least <= arity <= most)
+                if fn != ours
+                and (arity is None or least <= arity <= most)
+                and not _seat_left_out(m.params.get(fn, []), arity)
             ]
         if not options:
             continue
@@ -279,6 +284,18 @@ def suggestions(exercise: Exercise, missing: Iterable[str], modules: list[Module
         shown = " or ".join(where_ for _, where_ in best)
         lines.append(f"{ours} could be {shown}: --name {ours}={best[0][0]}")
     return lines
+
+
+#: Words that name a seat: a parameter so named past the arity the exercise calls with
+#: would be left at its default (a helper for both seats, called as one seat's).
+SEAT_WORDS = frozenset({"sym", "symbol", "player", "seat", "side", "mark", "turn", "who", "piece"})
+
+
+def _seat_left_out(params: list[str], arity: int | None) -> bool:
+    """Whether calling with ``arity`` arguments leaves out a parameter that names a seat."""
+    if arity is None:
+        return False
+    return any(_words(p) & SEAT_WORDS for p in params[arity:])
 
 
 def _words(name: str) -> set[str]:

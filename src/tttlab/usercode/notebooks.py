@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from tttlab.errors import TttlabError
+from tttlab.usercode.boxside.schema import cut
 from tttlab.usercode.ipysyntax import (
     BODY_MAGICS,
     cell_magic_why,
@@ -135,6 +136,8 @@ class Converted:
     notes: list[str] = field(default_factory=list)
     cells: int = 0
     runs: bool = False
+    #: The cells left out as not Python, each ``cell 3, line 59 (expected ':')``.
+    unparsed: list[str] = field(default_factory=list)
 
 
 def read_notebook(path: Path) -> Any:
@@ -154,7 +157,7 @@ def read_notebook(path: Path) -> Any:
 
 
 def _refused(name: str, error: BaseException) -> NotebookError:
-    reason = " ".join(str(error).split())[:120] or type(error).__name__
+    reason = cut(" ".join(str(error)[:10_000].split()), 120) or type(error).__name__
     return NotebookError(f"{name} is not a notebook nbformat can read: {_clean(reason)}")
 
 
@@ -306,6 +309,7 @@ def _cell(
             line, why = syntax_error("\n".join(raw))
             at = f", line {line + offset}" if line else ""
             out.notes.append(f"{cell}{at}: not Python ({why}): the cell left out")
+            out.unparsed.append(f"{cell}{at} ({why})")
             return []
     kept = list(code)
     for node in tree.body:
@@ -326,6 +330,7 @@ def _cell(
         line, why = unrun
         at = f", line {mapped[line - 1] + offset}" if 0 < line <= len(mapped) else ""
         out.notes.append(f"{cell}{at}: cannot run in a module ({why}): the cell left out")
+        out.unparsed.append(f"{cell}{at} ({why})")
         return []
     nested = nested_magic(tree)
     if nested is not None:

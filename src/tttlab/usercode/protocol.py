@@ -19,6 +19,7 @@ from tttlab.usercode.boxside.schema import (
     NOTES,
     OUTCOMES,
     STUBS,
+    cut,
     describe,
     outcome_problem,
     visible,
@@ -63,7 +64,7 @@ class Reader:
         if keys == {"done"} and item["done"] is True and self.phase is None:
             raw.done = True
         elif keys == {"broken"}:
-            raw.broken = visible(str(_need(item, "broken", str))[:200])
+            raw.broken = visible(cut(str(_need(item, "broken", str)), 200))
         elif keys == {"started"} and item["started"] is True and not raw.started:
             raw.started = True
         elif raw.imported is None:
@@ -71,7 +72,7 @@ class Reader:
         elif keys == {"constants"} and self.phase is None and raw.constants is None:
             raw.constants = visible(str(_need(item, "constants", str)))
         elif keys == {"stopped"} and self.phase is None:
-            raw.stopped = visible(str(_need(item, "stopped", str))[:200])
+            raw.stopped = visible(cut(str(_need(item, "stopped", str)), 200))
         elif keys == {"phase"} and self.phase is None:
             name = _need(item, "phase", str)
             if name not in self.order[self.next_phase :]:
@@ -99,15 +100,15 @@ class Reader:
         raw.missing = _strings(item.get("missing", []))
         if not set(raw.missing) <= self.names:
             raise ValueError("a missing name that was not asked for")
-        raw.skipped = _strings(item.get("skipped", []))
+        raw.skipped = _strings(item.get("skipped", []), words=True)
         raw.stubbed = _strings(item.get("stubbed", []))
         if len(raw.stubbed) > STUBS or not all(MODULE.fullmatch(m) for m in raw.stubbed):
             raise ValueError("stubbed modules that are no module names")
-        raw.notes = _strings(item.get("notes", []), NOTE_CHARS)
+        raw.notes = _strings(item.get("notes", []), NOTE_CHARS, words=True)
         if len(raw.notes) > NOTES:
             raise ValueError("more notes than a shape gives")
         if "problem" in item:
-            raw.problem = visible(str(_need(item, "problem", str))[:NOTE_CHARS])
+            raw.problem = visible(cut(str(_need(item, "problem", str)), NOTE_CHARS))
         self._printed(item)
 
     def _printed(self, item: dict[str, Any]) -> None:
@@ -118,7 +119,7 @@ class Reader:
         first = item.get("first_print", "")
         if not isinstance(first, str):
             raise ValueError("a first print that is not text")
-        self.raw.first_print = self.raw.first_print or visible(first[:80])
+        self.raw.first_print = self.raw.first_print or visible(cut(first, 80))
 
     def _outcome(self, item: list[Any]) -> list[Any]:
         """An OUTCOME, with a time when the check is timed."""
@@ -141,10 +142,11 @@ def _need(item: dict[str, Any], key: str, kind: type) -> Any:
     return value
 
 
-def _strings(value: Any, chars: int = 200) -> list[str]:
+def _strings(value: Any, chars: int = 200, words: bool = False) -> list[str]:
+    """The strings of ``value``, each in ``chars`` (texts, ``words``, cut at a word)."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ValueError("a list of names that is not one")
-    return [visible(v[:chars]) for v in value]
+    return [visible(cut(v, chars) if words else v[:chars]) for v in value]
 
 
 def _visibly(outcome: list[Any]) -> list[Any]:

@@ -173,10 +173,14 @@ class CheckReport:
         )
         seconds = self.minimax_seconds_empty_board
         timing = "" if seconds is None else f"; minimax on the empty board: {seconds:.2f} s"
-        lines = [
-            f"{escape(self.file)}: {verdict(self.status)}, {passed} of {len(self.checks)} "
-            f"checks pass ({coverage}{timing})"
-        ]
+        problems = list(self.problems)
+        if self.checks or not problems:
+            lines = [
+                f"{escape(self.file)}: {verdict(self.status)}, {passed} of {len(self.checks)} "
+                f"checks pass ({coverage}{timing})"
+            ]
+        else:  # nothing was checked: the problem is the verdict (never "0 of 0 checks pass")
+            lines = [f"{escape(self.file)}: {verdict(self.status)}: {escape(problems.pop(0))}"]
         if "+" in self.exercise:
             lines.append(f"  shapes: {' and '.join(self.exercise.split('+'))}, each graded")
         if len(self.graded) > 1 or (self.graded and Path(self.file).name != self.graded[0]):
@@ -185,7 +189,7 @@ class CheckReport:
             named = ", ".join(f"{ours}: {at}" for ours, at in self.found.items())
             lines.append(f"  found: {escape(named)}")
         problem = "[red]problem:[/]" if markup else "problem:"
-        lines += [f"  {problem} {escape(p)}" for p in self.problems]
+        lines += [f"  {problem} {escape(p)}" for p in problems]
         width = max((len(name) for name in self.checks), default=0)
         lines += [_check_line(n, c, width, verdict) for n, c in self.checks.items()]
         lines += [f"  note: {escape(note)}" for note in self.notes]

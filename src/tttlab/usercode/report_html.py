@@ -36,13 +36,18 @@ def report_html(report: CheckReport) -> str:
         if report.coverage == 1.0
         else f"coverage {report.coverage:.1%} of the planned calls"
     )
+    problems = list(report.problems)
+    said = f"{passed} of {len(report.checks)} checks pass ({escape(coverage)})"
+    if not report.checks and problems:  # nothing was checked: the problem is the verdict
+        said = escape(problems.pop(0))
+    separator = ", " if report.checks or not report.problems else ": "
     parts = [
         '<div class="ttt-check">',
-        f"<p><b>{escape(report.file)}</b>: <b style='color:{colour}'>{verdict}</b>, "
-        f"{passed} of {len(report.checks)} checks pass ({escape(coverage)})</p>",
+        f"<p><b>{escape(report.file)}</b>: <b style='color:{colour}'>{verdict}</b>"
+        f"{separator}{said}</p>",
     ]
-    if report.problems:
-        items = "".join(f"<li>problem: {escape(p)}</li>" for p in report.problems)
+    if problems:
+        items = "".join(f"<li>problem: {escape(p)}</li>" for p in problems)
         parts.append(f"<ul>{items}</ul>")
     if report.checks:
         parts.append("<table><tr><th>check</th><th>result</th><th>checked</th><th>wrong</th></tr>")

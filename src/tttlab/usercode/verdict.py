@@ -12,6 +12,8 @@ import's and each call's, count its own time (the box's caller says so), never t
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -173,6 +175,15 @@ def _problems(raw: RawRun, job: Job, calls: Plan, spec: Exercise) -> list[str]:
     return problems
 
 
+_NOT_INSTALLED = "not installed, stood in by stubs: "
+
+
+def _stubs_note(modules: list[str]) -> str:
+    return (
+        f"{_NOT_INSTALLED}{', '.join(modules)} (a call that uses one fails with that call's error)"
+    )
+
+
 def machine_note(usage: Usage, clock: float) -> str:
     """What the box had of the machine when the time limit came, and whether it was busy."""
     had = f"the box got {usage.cpu:.1f} s of CPU time in its {clock:g} s on the clock"
@@ -182,16 +193,24 @@ def machine_note(usage: Usage, clock: float) -> str:
 
 
 def grade(
-    path: Path, raw: RawRun, job: Job, calls: Plan, truth: ExerciseTruth, spec: Exercise
+    path: Path,
+    raw: RawRun,
+    job: Job,
+    calls: Plan,
+    truth: ExerciseTruth,
+    spec: Exercise,
+    original: Path | None = None,
 ) -> CheckReport:
     """The report for what the box sent back: ``pass``, ``fail`` (a wrong answer, or the
     module failed), ``incomplete`` (the time limit came first, and every answer given was
     right) or ``error`` (the grader failed: the box did not start, or what came back cannot
-    be believed; never the student's doing)."""
+    be believed; never the student's doing). ``original``: the student's own file or folder
+    (``path`` may be a staged copy), where a module stood in for by a stub is looked for."""
     graded = job.files if job.load != "import" else (job.module,)
     failure = _failure(raw)
     if failure is None:
-        return _believed(path, raw, job, calls, truth, spec, graded)
+        report = _believed(spec, calls, truth, raw, job, path, graded)
+        return _own_stubs(report, raw.stubbed, original or path)
     return CheckReport(
         file=str(path),
         exercise=spec.key,
@@ -206,12 +225,12 @@ def grade(
 
 
 def _believed(
-    path: Path,
-    raw: RawRun,
-    job: Job,
+    spec: Exercise,
     calls: Plan,
     truth: ExerciseTruth,
-    spec: Exercise,
+    raw: RawRun,
+    job: Job,
+    path: Path,
     graded: tuple[str, ...],
 ) -> CheckReport:
     skipped = [f for f in spec.skipped(raw.missing) if f in calls.cases]
@@ -228,17 +247,15 @@ def _believed(
     if timed and len(timed) == len(calls.cases.get("minimax", ())) and timed[-1][0] == "v":
         empty_seconds = timed[-1][-1]
     notes = list(dict.fromkeys(raw.notes))
-    if raw.skipped:
+    skipped_code = list(dict.fromkeys(raw.skipped))  # two statements of one line: one place
+    if skipped_code:
         notes.append(
             "loaded definitions only; top-level code not run: "
-            + ", ".join(raw.skipped[:6])
-            + (f" and {len(raw.skipped) - 6} more" if len(raw.skipped) > 6 else "")
+            + ", ".join(skipped_code[:6])
+            + (f" and {len(skipped_code) - 6} more" if len(skipped_code) > 6 else "")
         )
     if raw.stubbed:
-        notes.append(
-            f"not installed, stood in by stubs: {', '.join(raw.stubbed)} "
-            "(a call that uses one fails with that call's error)"
-        )
+        notes.append(_stubs_note(raw.stubbed))
     absent = sorted({n.replace("|", " or ") for n in raw.missing if n in spec.optional})
     if skipped:
         notes.append(f"{', '.join(absent)} not defined: {', '.join(skipped)} not checked")
@@ -270,3 +287,82 @@ def _believed(
         status=status,
         graded=graded,
     )
+
+
+def own_modules(names: list[str], submission: Path) -> dict[str, str]:
+    """Of the modules stood in for by stubs (``names``), those that are the submission's own,
+    each with where it is: the folder that holds the file graded (or one above it), or a
+    file or folder inside the folder graded that Python did not find where it was imported.
+    A module beside a file graded alone is not counted: it may be a classmate's."""
+    folder = submission if submission.is_dir() else submission.parent
+    found: dict[str, str] = {}
+    for name in names:
+        above = [f for f in (folder, *folder.parents[:2]) if f.name == name]
+        if above:
+            held = submission.name if above[0] == folder else folder.relative_to(above[0])
+            found[name] = (
+                f"the folder that holds {held}, which Python does not find from inside it "
+                "(ttt check on the folder above it imports it)"
+            )
+        elif submission.is_dir():
+            inside = _inside(folder, name)
+            if inside is not None:
+                found[name] = f"the submission's {inside}, not found where it was imported"
+    return found
+
+
+def _inside(folder: Path, name: str, most: int = 5_000) -> str | None:
+    """``name``'s file (``name.py``) or folder inside ``folder``, as a relative path; None
+    where there is none (among the first ``most`` entries)."""
+    seen = 0
+    try:
+        for top, folders, files in os.walk(folder):
+            folders[:] = sorted(f for f in folders if not f.startswith(".") and f != "__pycache__")
+            seen += len(folders) + len(files)
+            for entry in (f"{name}.py", name):
+                if entry in files or entry in folders:
+                    return str((Path(top) / entry).relative_to(folder))
+            if seen > most:
+                break
+    except OSError:
+        pass
+    return None
+
+
+def _own_stubs(report: CheckReport, stubbed: list[str], submission: Path) -> CheckReport:
+    """``report`` with a module of the submission's own that a stub stood in for said so,
+    never "not installed"."""
+    own = own_modules(stubbed, submission) if stubbed else {}
+    if not own:
+        return report
+    notes = [n for n in report.notes if not n.startswith(_NOT_INSTALLED)]
+    rest = [m for m in stubbed if m not in own]
+    if rest:
+        notes.append(_stubs_note(rest))
+    for name, where in own.items():
+        notes.append(
+            f"{name} is {where}: a stub stood in for it (a call that uses it fails with that "
+            "call's error)"
+        )
+
+    def said(text: str) -> str:
+        for name in own:
+            text = text.replace(
+                f"{name} is not installed (a stub stood in)",
+                f"{name}, the submission's own, was not found where it was imported (a stub "
+                "stood in)",
+            )
+        return text
+
+    checks = {
+        name: replace(
+            check,
+            example=replace(
+                check.example, got=said(check.example.got), repro=said(check.example.repro)
+            ),
+        )
+        if check.example is not None
+        else check
+        for name, check in report.checks.items()
+    }
+    return replace(report, notes=tuple(notes), checks=checks)

@@ -29,6 +29,7 @@ import os
 import shutil
 import signal
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .asking import Gone, Worker
@@ -39,6 +40,7 @@ from .schema import (
     NOTE_CHARS,
     NOTES,
     STUBS,
+    cut,
     describe,
     outcome_problem,
 )
@@ -147,7 +149,7 @@ class Caller:
         try:
             worker = self.worker = Worker(self.job_path)
         except OSError as error:  # no process to be had: the machine's, or a fork bomb's
-            return {"broken": f"the box's worker could not be started: {error}"[:CHARS]}
+            return {"broken": cut(f"the box's worker could not be started: {error}", CHARS)}
         broken = worker.ready()
         if broken is not None:
             return {"broken": broken}
@@ -170,18 +172,18 @@ class Caller:
         if outcome == ["v"]:
             names = set(self.job["names"])
             mark["missing"] = [n for n in _texts(answer.get("missing")) if n in names]
-            mark["skipped"] = _texts(answer.get("skipped"))
+            mark["skipped"] = _texts(answer.get("skipped"), CHARS, cut)
             stubbed = [m for m in _texts(answer.get("stubbed")) if MODULE.fullmatch(m)]
             mark["stubbed"] = stubbed[:STUBS]
             constants = answer.get("constants")
             if constants is not None:
-                mark["constants"] = str(constants)[:CHARS]
-            notes = _texts(answer.get("notes"), NOTE_CHARS)
+                mark["constants"] = cut(str(constants), CHARS)
+            notes = _texts(answer.get("notes"), NOTE_CHARS, cut)
             if notes:
                 mark["notes"] = notes[:NOTES]
             problem = answer.get("problem")
             if type(problem) is str and problem:
-                mark["problem"] = problem[:NOTE_CHARS]
+                mark["problem"] = cut(problem, NOTE_CHARS)
         return mark
 
     def _count(self, answer: dict[str, Any]) -> None:
@@ -189,7 +191,7 @@ class Caller:
         if type(printed) is int and self.printed[1] <= printed < 2**53:
             self.printed[1] = printed
         if type(first) is str and first and not self.first_print:
-            self.first_print = first[:80]
+            self.first_print = cut(first, 80)
 
     def call(self, function: str, case: Any, seconds: float | None, allowance: int) -> list[Any]:
         """One call's OUTCOME; the worker is ended when the call cost it."""
@@ -238,7 +240,7 @@ class Caller:
             if self.worker is None:
                 why = self._again()
                 if why is not None:
-                    emit({"stopped": f"the module did not load again: {why}"[:CHARS]})
+                    emit({"stopped": cut(f"the module did not load again: {why}", CHARS)})
                     return
             emit({"phase": function})
             seconds = None if function in unlimited else float(job["call_seconds"])
@@ -279,10 +281,14 @@ def _deeper(value: Any, depth: int) -> bool:
     return any(_deeper(item, depth - 1) for item in items)
 
 
-def _texts(value: Any, chars: int = CHARS) -> list[str]:
+def _texts(
+    value: Any, chars: int = CHARS, shorten: Callable[[str, int], str] = lambda v, n: v[:n]
+) -> list[str]:
+    """The strings of the list ``value``, each in ``chars`` (names are cut; texts, ``cut``
+    at a word)."""
     if type(value) is not list:
         return []
-    return [v[:chars] for v in value[:LISTED] if type(v) is str]
+    return [shorten(v, chars) for v in value[:LISTED] if type(v) is str]
 
 
 def _one_cpu(cpu: Any) -> None:
@@ -308,7 +314,7 @@ def main(argv: list[str]) -> int:
         caller.run()
     except Exception as error:  # the grader's own failure: said as such, never the student's
         failed = f"the box's caller failed: {type(error).__name__}: {error}"
-        channel.emit({"broken": failed[:CHARS]})
+        channel.emit({"broken": cut(failed, CHARS)})
     finally:
         caller.end_worker()
     channel.emit({"done": True})

@@ -10,6 +10,7 @@ does not say, its CPU time.
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -22,7 +23,7 @@ from typing import Any
 
 from . import stubs
 from .clock import OwnClock, Waits
-from .schema import describe
+from .schema import TEXT_CHARS, cut, describe
 from .shapes.base import short
 
 __all__ = ["InputCalled", "Namespace", "guarded", "load"]
@@ -78,6 +79,10 @@ def _alarm(_signum: int, _frame: Any) -> None:
     raise StatementTimeout
 
 
+#: The errors an import statement's outcome may begin with.
+_IMPORTS = ("ImportError", "ModuleNotFoundError")
+
+
 def guarded(
     function: Callable[..., Any], args: tuple[Any, ...], seconds: float | None = None
 ) -> Any:
@@ -97,11 +102,17 @@ def guarded(
         return ["e", "RecursionError: maximum recursion depth exceeded" + _where(error)]
     except BaseException as error:
         try:
-            message = " ".join(str(error)[:1000].split())[:80]
+            message = " ".join(str(error)[:1000].split())
+            if _STUDENT:  # the box's own folder means nothing to the student: their file's name
+                message = message.replace(_STUDENT[0], "")
         except BaseException:
             message = ""
         name = type(error).__name__[:40]
-        return ["e", (f"{name}: {message}" if message else name) + _where(error)]
+        where = _where(error)
+        if isinstance(error, ImportError) and message.split(": ", 1)[0] in _IMPORTS:
+            # an import statement's outcome, already said (by a file loaded by its definitions)
+            return ["e", cut(message, TEXT_CHARS - len(where)) + where]
+        return ["e", (f"{name}: {cut(message, 80)}" if message else name) + where]
     finally:
         if seconds:
             _Timer.stop()
@@ -177,6 +188,9 @@ class _Definitions(importlib.abc.Loader):
         with open(self.path, encoding="utf-8", errors="replace") as f:
             tree = ast.parse(f.read(), filename=self.path)
         name = os.path.relpath(self.path, self.folder)
+        beside = _own_folder_first(self.path, self.folder)
+        if beside is not None:  # its imports, at the top and in its functions
+            module.__dict__["__builtins__"] = beside
         for node in tree.body:
             docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
             if not isinstance(node, _KEPT) and not docstring and not _runs_a_file(node):
@@ -215,6 +229,66 @@ class _Folder(importlib.abc.MetaPathFinder):
             spec.submodule_search_locations = [where]
             return spec
         return None
+
+
+def _own_folder_first(path: str, folder: str) -> dict[str, Any] | None:
+    """The builtins of the file ``path`` of a sub-folder of the student's ``folder`` (None:
+    a file of the folder itself), whose imports are as Python makes them when that file is
+    the script, its own folder first on the path: a top-level name that is a module beside
+    it (``name.py``, a package or a folder) is that module, imported under the name of its
+    path (``tick_tack_toe/main.py``'s ``from tick_tack_toe import TickTackToe`` takes
+    ``tick_tack_toe.tick_tack_toe``, not the folder ``tick_tack_toe``). Where the module
+    beside it is not the one meant (``from game.game import Game`` in ``game/agent.py``:
+    the package's own name; or it lacks a name imported from it), the import is made from
+    the folder, as when the file is imported from there. Relative imports, and the modules
+    built into Python, are as ever."""
+    here = os.path.dirname(path)
+    parts = os.path.relpath(here, folder).split(os.sep)
+    if parts == [os.curdir] or any(not p or "." in p for p in parts):
+        return None
+    base = ".".join(parts)
+    plain = builtins.__import__
+
+    def near(top: str) -> bool:
+        if not top or top in sys.builtin_module_names:
+            return False
+        where = os.path.join(here, top)
+        return os.path.isfile(where + ".py") or os.path.isdir(where)
+
+    def has(module: Any, names: Any) -> bool:
+        return all(n == "*" or hasattr(module, n) for n in names)
+
+    def imported(
+        name: str,
+        globals: Any = None,
+        locals: Any = None,
+        fromlist: Any = (),
+        level: int = 0,
+    ) -> Any:
+        top = name.partition(".")[0]
+        if level or not near(top):
+            return plain(name, globals, locals, fromlist, level)
+        full = f"{base}.{name}"
+        try:
+            module = plain(full, globals, locals, fromlist, 0)
+        except ModuleNotFoundError as error:  # no such module beside it: from the folder
+            missing = error.name or ""
+            if not missing.startswith(base + ".") or not f"{full}.".startswith(missing + "."):
+                raise
+            return plain(name, globals, locals, fromlist, level)
+        if not fromlist:
+            return sys.modules[f"{base}.{top}"]
+        if has(module, fromlist):
+            return module
+        try:
+            other = plain(name, globals, locals, fromlist, level)
+        except ImportError:
+            return module
+        return other if has(other, fromlist) else module
+
+    own = dict(vars(builtins))
+    own["__import__"] = imported
+    return own
 
 
 def _lines(name: str, node: ast.stmt) -> str:

@@ -50,6 +50,7 @@ __all__ = [
     "NOTE_CHARS",
     "OUTCOMES",
     "STUBS",
+    "cut",
     "describe",
     "outcome_problem",
     "visible",
@@ -81,6 +82,28 @@ MODULE = re.compile(r"[A-Za-z_][A-Za-z_0-9]{0,99}")
 STUBS = 20
 #: The longest text an outcome carries.
 TEXT_CHARS = 200
+
+
+#: What marks a text cut short (after a space, where it was cut between words).
+CUT = "…"
+
+
+def cut(text: str, chars: int) -> str:
+    """``text`` in at most ``chars`` characters: where it is longer, cut at the last space
+    that leaves room for `` …``, which marks the cut (inside a word, marked ``…``, only
+    where that word takes more than the second half)."""
+    if len(text) <= chars:
+        return text
+    if chars < 2:
+        return text[:chars]
+    room = chars - 2
+    head = text[: room + 1]
+    if not head[room].isspace():
+        space = max(head.rfind(" "), head.rfind("\t"), head.rfind("\n"))
+        if space < room // 2:  # one long word: cut inside it
+            return text[: chars - 1] + CUT
+        head = head[:space]
+    return head.rstrip() + " " + CUT
 
 
 def visible(text: str) -> str:

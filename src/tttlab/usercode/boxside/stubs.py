@@ -34,7 +34,14 @@ class _Missing:
         return _Missing(f"{self._where}.{name}")
 
     __call__ = __iter__ = __len__ = __getitem__ = __enter__ = __bool__ = _fail
-    __mro_entries__ = _fail
+    __mro_entries__ = __index__ = __int__ = __float__ = __contains__ = __setitem__ = _fail
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __neg__ = _fail
+    __truediv__ = __rtruediv__ = __floordiv__ = __mod__ = __pow__ = _fail
+    __lt__ = __le__ = __gt__ = __ge__ = _fail
+
+
+# what the student's code raises names it so (``'stub' object is not ...``), never ``_Missing``
+_Missing.__name__ = _Missing.__qualname__ = "stub"
 
 
 class _StubModule(types.ModuleType):

@@ -22,7 +22,7 @@ import sys
 from typing import Any
 
 from .loading import InputCalled, guarded, load
-from .schema import MODULE, NOTES
+from .schema import MODULE, NOTES, cut
 from .shapes import CHILDREN
 from .stubs import STUBBED
 
@@ -52,7 +52,7 @@ class _Capture(io.TextIOBase):
         if text.strip():
             self.writes += 1
             if not self.first:
-                self.first = text.strip().splitlines()[0][:80]
+                self.first = cut(text.strip().splitlines()[0][:1000], 80)
         return len(text)
 
 

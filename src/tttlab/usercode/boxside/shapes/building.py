@@ -62,7 +62,20 @@ ROLES: dict[str, tuple[str, ...]] = {
     "V": ("v", "values", "valuetable", "valuefunction", "table", "vtable", "initialv", "value"),
     "env": ("env", "environment", "environ"),
     # an Environment's own constructor: ``Environment(size=3)``, ``Environment(n=3, k=3)``
-    "size": ("size", "length", "n", "boardsize", "boardlength", "dim", "dimension", "rows"),
+    "size": (
+        "size",
+        "length",
+        "n",
+        "boardsize",
+        "boardlength",
+        "dim",
+        "dimension",
+        "rows",
+        "nrows",
+        "numrows",
+        "height",
+    ),
+    "columns": ("columns", "cols", "ncols", "numcols", "ncolumns", "numcolumns", "width"),
     "k": ("k", "win", "inarow", "winlength", "towin", "connect"),
 }
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..schema import cut
 from .base import Child, Run, garbage_of, number, short, truth_of, whole
 from .binding import FLAG, Bound, Helper, Unbound, flag_call, seat_helper
+from .world import Own
 
 __all__ = ["CourseChild"]
 
@@ -21,6 +23,7 @@ class CourseChild(Child):
     that serves both seats stands in for ``initialV_x`` and ``initialV_o``."""
 
     _flag: Bound | None = None
+    _world: list[Own | None] | None = None
     helper: Helper | None = None
 
     def prepare(self) -> dict[str, Any] | None:
@@ -37,6 +40,10 @@ class CourseChild(Child):
                 made = self.env()
             except BaseException as error:
                 return {"problem": f"Environment() raised {_error(error)}: no board can be set up"}
+            world = self.world()
+            if world is not None and (not world.call.endswith("()") or world.board != "board"):
+                said = f"your Environment built as {world.call}, its board env.{world.board}"
+                notes.append(said)
             try:
                 method = self.at(made, "game_over")
             except BaseException:
@@ -61,6 +68,18 @@ class CourseChild(Child):
                 )
         return {"notes": notes} if notes else None
 
+    def world(self) -> Own | None:
+        """The student's Environment built as its constructor reads, its board found
+        (:class:`~.world.Own`); None where it cannot be: ``Environment()`` as the course
+        builds it then, and what goes wrong is the student's own."""
+        if self._world is None:
+            try:
+                own = Own(self.ns.Environment, self.renames)
+                self._world = [own if own.locate() is None else None]
+            except BaseException:
+                self._world = [None]
+        return self._world[0]
+
     def recount(self, env: Any) -> Any:
         """``env.game_over(force_recalculate=True)``, as the student's signature takes it."""
         method = self.at(env, "game_over")
@@ -68,6 +87,12 @@ class CourseChild(Child):
         return method(*bound.args, **bound.kwargs)
 
     def env(self, board: str | None = None) -> Any:
+        world = self.world()
+        if world is not None:
+            env = world.fresh()
+            if board is not None:
+                world.put(env, board)
+            return env
         env = self.ns.Environment()
         if board is not None:
             values = {"X": self.at(env, "x"), "O": self.at(env, "o"), ".": 0}
@@ -185,7 +210,7 @@ class CourseChild(Child):
 
 def _error(error: BaseException) -> str:
     try:
-        message = " ".join(str(error).split())[:80]
+        message = cut(" ".join(str(error).split()), 80)
     except BaseException:
         message = ""
     return f"{type(error).__name__}: {message}" if message else type(error).__name__

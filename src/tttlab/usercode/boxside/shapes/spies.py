@@ -10,7 +10,7 @@ from typing import Any
 from .base import short, whole
 from .standin import LINES, text
 
-__all__ = ["EVENTS", "Enough", "Spy", "pick", "spy_game"]
+__all__ = ["EVENTS", "SHOWN", "Enough", "Spy", "pick", "spy_game"]
 
 #: The most calls ``play_game`` may make on the two recording agents (a game makes 29).
 EVENTS = 64
@@ -71,6 +71,16 @@ class Spy:
 
     def reset_history(self) -> None:
         pass
+
+
+#: How what the student's ``play_game`` raises on a recording agent names it (never as the
+#: grader's class): ``'...' object has no attribute 'verbose'``, ``p1/p2.take_action()
+#: got an unexpected keyword argument``.
+SHOWN = "the recording agent tttlab passes as p1/p2"
+Spy.__name__ = Spy.__qualname__ = SHOWN
+for _name, _method in list(vars(Spy).items()):
+    if callable(_method) and getattr(_method, "__name__", "") == _name:
+        _method.__qualname__ = f"p1/p2.{_name}"
 
 
 def spy_game(seed: int) -> list[int]:

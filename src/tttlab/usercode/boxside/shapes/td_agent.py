@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from ..schema import cut
 from .base import Child, Run, seeded, short
 from .building import NotBuilt
 from .ownenv import Played
@@ -24,6 +25,7 @@ from .standin import ENVIRONMENT, SIZE, numpy_here, text
 from .td_making import Made, Maker, agent_class
 from .td_notes import worded
 from .td_table import Tables
+from .world import Own, own_world
 
 __all__ = ["SIZE", "TDAgentChild"]
 
@@ -55,6 +57,7 @@ class TDAgentChild(Child):
     _tables: Tables | None = None
     _played: Played | None = None
     _maker: Maker | None = None
+    _world: tuple[Own | None, str] | None = None
 
     def numpy(self) -> Any:
         if self.np is False:
@@ -78,16 +81,55 @@ class TDAgentChild(Child):
             self._played = Played(self.numpy(), theirs, aliases)
         return self._played
 
-    def env(self, board: str = "." * 9) -> Any:
+    def world(self) -> Own | None:
+        """The student's own Environment, where it can be played on (:mod:`.world`)."""
+        if self._world is None:
+            self._world = own_world(self.ns, self.renames)
+        return self._world[0]
+
+    def standin(self, board: str = "." * 9) -> Any:
+        """The stand-in (with the student's additions, :mod:`.ownenv`) holding ``board``."""
         env = self.played().fresh()
         for k, c in enumerate(board):
             if c != ".":
                 env.board[k // 3, k % 3] = env.x if c == "X" else env.o
         return env
 
+    def env(self, board: str = "." * 9) -> Any:
+        """An environment holding ``board``: the student's own where it can be played on,
+        else the stand-in."""
+        world = self.world()
+        if world is None:
+            return self.standin(board)
+        env = world.fresh()
+        world.put(env, board)
+        return env
+
+    def put(self, env: Any, board: str) -> None:
+        world = self.world()
+        if world is None:
+            for k, c in enumerate(board):
+                env.board[k // 3, k % 3] = env.x if c == "X" else env.o if c == "O" else 0
+        else:
+            world.put(env, board)
+
+    def read(self, env: Any) -> str:
+        world = self.world()
+        return text(env) if world is None else world.read(env)
+
+    def symbol(self, env: Any, seat: str) -> Any:
+        world = self.world()
+        if world is not None:
+            return world.symbol(env, seat)
+        return env.x if seat == "X" else env.o
+
+    def seats(self) -> tuple[Any, Any]:
+        env = self.env()
+        return self.symbol(env, "X"), self.symbol(env, "O")
+
     def maker(self) -> Maker:
         if self._maker is None:
-            self._maker = Maker(self.ns, self.renames, self.tables, self.env)
+            self._maker = Maker(self.ns, self.renames, self.tables, self.env, self.seats)
         return self._maker
 
     def prepare(self) -> dict[str, Any] | None:
@@ -102,12 +144,13 @@ class TDAgentChild(Child):
             return None
         try:
             env = self.env()
-            self.maker().make(0.1, 0.5, env.o, 0)  # both seats built before any board
-            made = self.maker().make(0.1, 0.5, env.x, 0)
+            x, o = self.seats()
+            self.maker().make(0.1, 0.5, o, 0)  # both seats built before any board
+            made = self.maker().make(0.1, 0.5, x, 0)
             agent = made.agent
             ways = made.ways + self.ways(agent, self.tables.precision(self.held(made)))
             before = _lengths(agent)
-            self.feeder(agent)(env.get_state())
+            self.feeder(agent)(self.at(env, "get_state")())
             kept = self.history(agent, before, 1)
         except NotBuilt as error:
             return {"problem": str(error)}
@@ -130,6 +173,12 @@ class TDAgentChild(Child):
         """What a note says beyond the agent's making: the student's Environment's own
         names that the agent reads, and the table's precision below float64."""
         found = []
+        world = self.world()
+        if world is not None:
+            found.append(f"world:{world.call or 'Environment()'}:{world.board}")
+            return found + ([f"float:{precision}"] if precision else [])
+        why = self._world[1] if self._world else ""
+        found += [f"worldwhy:{why}"] if why else []
         played = self.played()
         read = self.maker().reads(type(agent)) & set(played.additions)
         if read:
@@ -173,21 +222,23 @@ class TDAgentChild(Child):
         the table's precision]`` (the entries of the history's states first, then the
         others, in state order; the precision "" for float64, else "float32"...)."""
         env = self.env()
-        made = self.maker().make(0.1, alpha, env.x if seat == "X" else env.o, seed)
+        made = self.maker().make(0.1, alpha, self.symbol(env, seat), seed)
         agent = made.agent
         feed, fed, before = self.feeder(agent), set(), _lengths(agent)
+        board = ["."] * 9
         for k, cell in enumerate(moves):
-            env.board[cell // 3, cell % 3] = env.x if k % 2 == 0 else env.o
-            fed.add(env.get_state())
-            feed(env.get_state())
+            board[cell] = "X" if k % 2 == 0 else "O"
+            self.put(env, "".join(board))
+            fed.add(self.at(env, "get_state")())
+            feed(self.at(env, "get_state")())
         kept = self.history(agent, before, len(moves))
-        env.game_over()  # as play_game's loop leaves it: winner and ended set
+        self.at(env, "game_over")()  # as play_game's loop leaves it: winner and ended set
         self.at(agent, "update")(env)
         changed, precision = self.tables.changes(self.held(made), seed)
         try:
             history: Any = len(getattr(agent, kept))
         except BaseException as error:
-            history = ["g", f"{type(error).__name__}: {short(error)}"[:80]]
+            history = ["g", cut(f"{type(error).__name__}: {short(error)}", 80)]
         if changed[:1] == ["g"]:
             return changed
         changed.sort(key=lambda entry: entry[0] not in fed)  # the history's states first
@@ -200,17 +251,16 @@ class TDAgentChild(Child):
         generators seeded from ``seed``: ``[count per cell, calls that did not mark one
         empty cell, the first such board after, the table's precision]``."""
         env = self.env(board)
-        sym = env.x if board.count("X") == board.count("O") else env.o
-        made = self.maker().make(eps, 0.5, sym, seed, overrides)
+        mark = "X" if board.count("X") == board.count("O") else "O"
+        made = self.maker().make(eps, 0.5, self.symbol(env, mark), seed, overrides)
         act = self.at(made.agent, "take_action")
         precision = self.tables.precision(self.held(made))
         seeded(seed)
-        mark = "X" if sym == env.x else "O"
         counts, bad, first = [0] * 9, 0, ""
         for _ in range(calls):
             env = self.env(board)
             act(env)
-            after = text(env)
+            after = self.read(env)
             diff = [k for k in range(9) if after[k] != board[k]]
             if len(diff) == 1 and board[diff[0]] == "." and after[diff[0]] == mark:
                 counts[diff[0]] += 1
@@ -219,17 +269,25 @@ class TDAgentChild(Child):
                 first = first or after
         return [counts, bad, first, precision]
 
+    def _own_method(self, name: str) -> Any:
+        """The student's agent's own method ``name`` (None: no agent, or none such)."""
+        try:
+            return getattr(agent_class(self.ns)[0], name, None)
+        except BaseException:
+            return None
+
     def play_game(self, seed: int) -> Any:
         """``play_game(p1, p2, env)`` with two spies on a fresh stand-in: ``[the calls it
         made on them, whether it was stopped for making too many]``."""
-        env = self.env()
+        env = self.standin()
         log: list[Any] = []
         spies = [Spy(1, env.x, seed, env, log), Spy(2, env.o, seed, env, log)]
         for spy in spies:
             for name in ("take_action", "update_state_history", "update"):
                 theirs = self.renames.get(name, name)
-                if theirs != name:
-                    setattr(spy, theirs, getattr(spy, name))
+                method = _as_theirs(getattr(spy, name), self._own_method(theirs))
+                if theirs != name or method is not getattr(spy, name):
+                    setattr(spy, theirs, method)
         play = self.ns.play_game
         extra = {}
         try:  # the course's ``draw`` argument, where the student made it required
@@ -243,3 +301,27 @@ class TDAgentChild(Child):
         except Enough:
             return [log, True]
         return [log, False]
+
+
+def _as_theirs(ours: Any, theirs: Any) -> Any:
+    """A recording agent's method ``ours`` that takes what the student's own agent's
+    method ``theirs`` takes (``take_action(env, show_values=False)``): the extra
+    arguments are bound to the student's signature (a call it refuses raises its
+    ``TypeError``) and left out of ours. ``ours`` itself where ``theirs`` takes no more."""
+    try:
+        signature = inspect.signature(theirs)
+    except (TypeError, ValueError):
+        return ours
+    if len(signature.parameters) <= 2 and not any(
+        p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in signature.parameters.values()
+    ):
+        return ours
+
+    names = list(signature.parameters)
+
+    def method(*args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind(None, *args, **kwargs)  # as the student's agent takes it
+        bound.apply_defaults()
+        return ours(bound.arguments[names[1]]) if len(names) > 1 else ours(*args)
+
+    return method

@@ -16,6 +16,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..schema import cut
 from .building import NotBuilt, construct, give, holds, role_of
 from .reading import attributes_read, used_as_mapping
 from .standin import SIZE
@@ -89,9 +90,15 @@ class Maker:
     name to the student's), ``fresh`` makes an environment with an empty board."""
 
     def __init__(
-        self, ns: Any, renames: Mapping[str, str], tables: Tables, fresh: Callable[[], Any]
+        self,
+        ns: Any,
+        renames: Mapping[str, str],
+        tables: Tables,
+        fresh: Callable[[], Any],
+        seats: Callable[[], tuple[Any, Any]] | None = None,
     ) -> None:
         self.ns, self.renames, self.tables, self.fresh = ns, renames, tables, fresh
+        self.seats = seats
         self.names = {r: renames[r] for r in NAMEABLE if r in renames}
         self._read: dict[int, set[str]] = {}
         self._seat: dict[int, tuple[Any, Any] | None] = {}
@@ -153,47 +160,53 @@ class Maker:
         return Made(agent, table, self._where(agent, table, tables), ways)
 
     def _built(self, cls: Any, roles: dict[str, Any]) -> Any:
-        """``cls`` built with ``roles``; where its constructor takes the symbol and raises on
-        the environment's own (``which_player must be 'X' or 'O'``), built with the seat in
-        each other form students write (:data:`SEATS`), the first it takes kept for the
-        class. What it raises in every form is a :class:`NotBuilt` line: the constructor,
-        the call and what it raised, before any board is graded."""
-        seat = "X" if roles["sym"] == self.symbols()[0] else "O"
-        forms = [None, *SEATS]
-        kept = self._seat.get(id(cls))
-        if kept is not None:
-            forms = [kept]
-        first: BaseException | None = None
-        call = call_text(cls)
-        for form in forms:
-            tried = dict(roles)
-            if form is not None:
-                tried["sym"] = form[0] if seat == "X" else form[1]
+        """``cls`` built with ``roles``, the seat in the form its constructor takes
+        (:meth:`_form`). What it raises is a :class:`NotBuilt` line: the constructor, the
+        call and what it raised, before any board is graded."""
+        if id(cls) not in self._seat:
+            self._seat[id(cls)] = self._form(cls, roles)
+        form = self._seat[id(cls)]
+        tried = dict(roles)
+        if form is not None:
+            tried["sym"] = form[0] if roles["sym"] == self.symbols()[0] else form[1]
+        try:
+            built = construct(cls, tried, FALLBACKS, self.names)
+        except NotBuilt as error:
+            raise NotBuilt(self._paste(cls, error)) from None
+        except Exception as error:
+            raise NotBuilt(_refused(cls, tried, error)) from None
+        built.seat = None if form is None else f"{form[0]!r}/{form[1]!r}"
+        return built
+
+    def _form(self, cls: Any, roles: dict[str, Any]) -> tuple[Any, Any] | None:
+        """The form of the seats the constructor takes: the environment's own symbols
+        (None) where it takes those for both seats or takes no symbol, else the first of
+        :data:`SEATS` it takes for both. Raises :class:`NotBuilt` where it takes none."""
+        if not self._takes_symbol(cls):
+            return None
+        first: tuple[dict[str, Any], BaseException] | None = None
+        for form in (None, *SEATS):
+            seats = self.symbols() if form is None else form
             try:
-                built = construct(cls, tried, FALLBACKS, self.names)
+                for value in seats:
+                    construct(cls, {**roles, "sym": value}, FALLBACKS, self.names)
             except NotBuilt as error:
                 raise NotBuilt(self._paste(cls, error)) from None
             except Exception as error:
-                first = first or error
-                if first is error:
-                    call = _called(cls, tried)
-                if form is None and not self._takes_symbol(cls):
-                    break
+                first = first or ({**roles, "sym": value}, error)
                 continue
-            self._seat[id(cls)] = form
-            built.seat = None if form is None else f"{form[0]!r}/{form[1]!r}"
-            return built
-        message = " ".join(str(first).split())[:80]
-        raise NotBuilt(
-            f"{call} raised {type(first).__name__}: {message} (the agent is built before "
-            "any board; --name sym=YOURS names the parameter that takes the symbol)"
-        )
+            return form
+        assert first is not None
+        raise NotBuilt(_refused(cls, *first))
 
     def symbols(self) -> tuple[Any, Any]:
         """The environment's own symbols (``env.x``, ``env.o``)."""
         if self._symbols is None:
-            env = self.fresh()
-            self._symbols = (env.x, env.o)
+            if self.seats is not None:
+                self._symbols = self.seats()
+            else:
+                env = self.fresh()
+                self._symbols = (env.x, env.o)
         return self._symbols
 
     def _takes_symbol(self, cls: Any) -> bool:
@@ -228,9 +241,17 @@ class Maker:
         return ""
 
 
-def _called(cls: Any, roles: dict[str, Any]) -> str:
-    """The constructor and the symbol it was given, in words."""
-    return f"{call_text(cls)} given the symbol {roles['sym']!r}"
+def _refused(cls: Any, roles: dict[str, Any], error: BaseException) -> str:
+    """A constructor that raised, in one line: it, the symbol it was given, what it raised."""
+    try:
+        message = cut(" ".join(str(error).split()), 80)
+    except BaseException:
+        message = ""
+    return (
+        f"{call_text(cls)} given the symbol {roles['sym']!r} raised {type(error).__name__}: "
+        f"{message} (the agent is built before any board; --name sym=YOURS names the "
+        "parameter that takes the symbol)"
+    )
 
 
 def _parameter_names(cls: Any) -> list[str]:

@@ -72,6 +72,16 @@ def worded(ways: Iterable[str]) -> list[str]:
                 f"V kept as {precision}: its values compared at {precision} precision "
                 f"(relative tolerance {PRECISIONS[precision]})"
             )
+    for way in ways:
+        kind, _, rest = way.partition(":")
+        if kind == "world":
+            call, _, board = rest.rpartition(":")
+            lines.append(
+                f"played on your own Environment, built as {call}: tttlab sets and reads "
+                f"its board as env.{board}, and judges by its own rules"
+            )
+        elif kind == "worldwhy":
+            lines.append(f"played on tttlab's stand-in Environment, not yours: {rest}")
     extras = sorted({n for w in ways if w.startswith("env:") for n in w[4:].split(",") if n})
     if extras:
         line = (
