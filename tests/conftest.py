@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 
@@ -21,9 +22,90 @@ if "TTTLAB_CACHE_DIR" not in os.environ:
     os.environ["TTTLAB_CACHE_DIR"] = _OWN_CACHE
 
 
+# ttt check's time limits are set by the machine's reference speed (tttlab.usercode.speed):
+# the suite gives the reference itself, so that every limit a test names is the one that
+# applies; tests/usercode/test_speed.py tests the measurement and the growth.
+os.environ.setdefault("TTTLAB_REFERENCE_SPEED", "1100")
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if _OWN_CACHE is not None:
         shutil.rmtree(_OWN_CACHE, ignore_errors=True)
+
+
+#: The only reasons a test may be skipped for, each a whole reason: something optional is
+#: missing (a module, an extra, a program), or the machine lacks what the test's subject needs
+#: (Linux's /proc or scheduler statistics, bubblewrap's box, root, the user nobody, user
+#: namespaces, writable cgroups). Never the machine's load or speed: a test skipped for any
+#: other reason fails the run (SkipPolicy), and pytest's -ra (pyproject.toml) prints every
+#: skip's reason at the end.
+ALLOWED_SKIPS = tuple(
+    re.compile(pattern, re.DOTALL)
+    for pattern in (
+        r"could not import '[\w.]+': .*",  # pytest.importorskip's own reason
+        r".*\b(is|are) not installed\b.*",  # "the neural extra is not installed", "bubblewrap ..."
+        r"\S+ is installed\b.*",  # the test's subject is its absence ("tqdm is installed here")
+        r"no /proc",
+        r"no scheduler statistics\b.*",
+        r"no bubblewrap box here",
+        r".* needs root \(.*\)",
+        r"no user nobody \(\d+\) on this machine",
+        r"root cannot make a user namespace here: .*",
+        r"cgroups are not writable here\b.*",
+    )
+)
+
+
+def allowed_skip(reason: str) -> bool:
+    return any(pattern.fullmatch(reason) for pattern in ALLOWED_SKIPS)
+
+
+def skip_reason(report: pytest.TestReport | pytest.CollectReport) -> str:
+    """A skipped report's reason, as -ra prints it."""
+    longrepr = report.longrepr
+    reason = str(longrepr[2]) if isinstance(longrepr, tuple | list) else str(longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+class SkipPolicy:
+    """Fails a run in which a test (or a module) was skipped for a reason that ALLOWED_SKIPS
+    does not hold, and names each such skip at the end. Registered in the process that
+    reports (not in xdist's workers: their reports reach it)."""
+
+    def __init__(self) -> None:
+        self.refused: list[tuple[str, str]] = []
+
+    def _see(self, report: pytest.TestReport | pytest.CollectReport) -> None:
+        if report.skipped and not hasattr(report, "wasxfail"):
+            reason = skip_reason(report)
+            if not allowed_skip(reason):
+                self.refused.append((report.nodeid, reason))
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self._see(report)
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        self._see(report)
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.refused and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if not self.refused:
+            return
+        terminalreporter.section("skipped for a reason that is not allowed", sep="=", red=True)
+        for nodeid, reason in self.refused:
+            terminalreporter.line(f"{nodeid}: {reason}")
+        terminalreporter.line(
+            "A test may be skipped only when something optional is missing (ALLOWED_SKIPS in "
+            "tests/conftest.py), never for the machine's load: this run fails."
+        )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):
+        config.pluginmanager.register(SkipPolicy(), "tttlab-skip-policy")
 
 
 #: Every geometry the property suite runs over (small enough to play out fast).
@@ -118,10 +200,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if _module(item) in ONE_WORKER:
             item.add_marker(pytest.mark.xdist_group(name=_module(item)))
 
-    # The longest groups go first (the Ray cluster's module, then the modules above), so
-    # that none is the last thing the suite waits for while the other worker idles.
+    # The longest groups (the modules above) go first, so that none is the last thing the
+    # suite waits for while the other worker idles. (The Ray tests, marked ``ray``, run in a
+    # phase of their own after this one: the Makefile's unit-ray.)
     def order(item: pytest.Item) -> int:
-        module = _module(item)
-        return 0 if module == "tests/sweep/test_execute.py" else 1 if module in ONE_WORKER else 2
+        return 0 if _module(item) in ONE_WORKER else 1
 
     items.sort(key=order)

@@ -5,13 +5,16 @@ first line of its docstring which guide section holds its result, and that guide
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
+import time
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-BENCHMARKS = sorted((ROOT / "benchmarks").glob("*.py"))
+BENCHMARKS_DIR = ROOT / "benchmarks"
+BENCHMARKS = sorted(BENCHMARKS_DIR.glob("*.py"))
 EXPERIMENTS = sorted((ROOT / "experiments").glob("*.py"))
 #: An experiment's first docstring line.
 RESULT = re.compile(r"Result: (docs/[\w/.-]+\.md), section '(.+)'\.")
@@ -77,3 +80,41 @@ def test_the_checks_catch_an_unnamed_script(tmp_path: Path) -> None:
     old = tmp_path / "old.py"
     old.write_text('"""Result: docs/guide.md, section \'Speed\'.\n\nAn old run.\n"""\n')
     assert result_problem(old, tmp_path) is None
+
+
+def test_the_reference_speed_is_episodes_over_the_cpu_seconds_of_train(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What make test prints first: ``train(episodes)`` timed whole, in CPU time (here a
+    stand-in that computes for 0.1 s of CPU, then sleeps 0.3 s: 200 episodes at 2,000
+    episodes/s at most, whatever the wall time)."""
+    spec = importlib.util.spec_from_file_location(
+        "reference_course", BENCHMARKS_DIR / "reference_course.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    reference = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reference)
+    trained: list[int] = []
+
+    def train(episodes: int) -> None:
+        trained.append(episodes)
+        started = time.process_time()
+        while time.process_time() - started < 0.1:
+            pass
+        time.sleep(0.3)
+
+    monkeypatch.setattr(reference, "train", train)
+    reference.main(["--episodes", "200"])
+    assert trained == [200]
+    line = capsys.readouterr().out
+    match = re.fullmatch(
+        r"reference speed: ([\d,]+) episodes/s \(benchmarks/reference_course\.py: 200 "
+        r"episodes in (\d+\.\d) s of CPU, (\d+\.\d) s of wall time\)\n",
+        line,
+    )
+    assert match is not None, line
+    rate, cpu, wall = int(match.group(1).replace(",", "")), *map(float, match.group(2, 3))
+    assert 1_000 <= rate <= 2_000  # 0.1 s of CPU (not the 0.4 s of wall time), a bit more
+    assert abs(200 / rate - cpu) <= 0.051  # the CPU time, to the printed tenth
+    assert wall >= 0.4

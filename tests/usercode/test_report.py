@@ -25,6 +25,7 @@ def test_results_round_trip_the_json_schema() -> None:
         "found",
         "renamed",
         "isolation",
+        "limits",
     ]
 
 
@@ -60,3 +61,13 @@ def test_a_report_with_nothing_checked_is_headed_by_its_problem() -> None:
     checks = {"player": checked}
     with_checks = CheckReport("a.py", "cs50", checks, 0.4, problems=(NONE,), status="fail")
     assert with_checks.summary().startswith("a.py: FAIL, 0 of 1 checks pass")
+
+
+def test_a_pass_with_something_not_graded_says_so_in_its_first_line() -> None:
+    right = FunctionCheck("update", True, 10, 10, 0, None)
+    said = "not graded: your GreedyAgent, also agent-like; the checks are Agent's"
+    report = CheckReport("a.py", "td-agent", {"update": right}, 1.0, notes=(said,))
+    first = report.summary().splitlines()[0]
+    assert first.endswith("; not everything graded (see the notes)")
+    plain = CheckReport("a.py", "td-agent", {"update": right}, 1.0)
+    assert "not everything graded" not in plain.summary()

@@ -40,6 +40,7 @@ from tttlab.usercode.names import (
 from tttlab.usercode.none_found import none_found
 from tttlab.usercode.report import CheckReport
 from tttlab.usercode.sandbox import Job, run_job
+from tttlab.usercode.speed import Limits, limits
 from tttlab.usercode.spelling import Spelled, inherited, read_sources, spelled
 from tttlab.usercode.submission import (
     HISTORY,
@@ -157,6 +158,7 @@ def _check(
             raise TttlabError(
                 f"unknown exercise {exercise!r}; choose one of {', '.join(EXERCISES)}"
             )
+        applied = limits(asked.time_limit, asked.call_seconds)
         try:
             with stage() as submission:
                 report = _check_staged(
@@ -164,13 +166,13 @@ def _check(
                     exercise,
                     given,
                     only,
-                    time_limit=asked.time_limit,
+                    time_limit=applied.time_limit,
                     memory_mb=asked.memory_mb,
-                    call_seconds=asked.call_seconds,
+                    call_seconds=applied.call_seconds,
                     contained=contained,
                     described=described,
                 )
-                return submission.told(report)
+                return _timed(submission.told(report), applied)
         except NotebookError as error:  # the student's notebook, not the grader's failure
             return _nothing(Path(shown), str(error), described, status="fail")
         except box.TooLarge as error:  # the submission's own size
@@ -234,6 +236,11 @@ def _check_staged(
     ]
     report = reports[0] if len(reports) == 1 else merged(reports)
     return _spelt(report, spelt, shapes)
+
+
+def _timed(report: CheckReport, applied: Limits) -> CheckReport:
+    """``report`` with the time limits that applied, in its JSON and a note."""
+    return replace(report, notes=(*report.notes, applied.note()), limits=applied.as_json())
 
 
 def _spelt(report: CheckReport, spelt: Spelled, shapes: list[str]) -> CheckReport:

@@ -104,6 +104,9 @@ class CheckReport:
     found: dict[str, str] = field(default_factory=dict)
     #: ``--name``: the exercise's names mapped to the student's.
     renamed: dict[str, str] = field(default_factory=dict)
+    #: The time limits that applied, and the reference speed they were set by
+    #: (:class:`tttlab.usercode.speed.Limits`).
+    limits: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.status not in EXIT_CODES:
@@ -147,6 +150,7 @@ class CheckReport:
             "found": dict(self.found),
             "renamed": dict(self.renamed),
             "isolation": self.isolation,
+            "limits": dict(self.limits),
         }
         strict: dict[str, Any] = finite_json(data)  # a check's extra numbers too
         return strict
@@ -175,9 +179,12 @@ class CheckReport:
         timing = "" if seconds is None else f"; minimax on the empty board: {seconds:.2f} s"
         problems = list(self.problems)
         if self.checks or not problems:
+            ungraded = "; not everything graded (see the notes)" * any(
+                n.startswith("not graded: ") for n in self.notes
+            )
             lines = [
                 f"{escape(self.file)}: {verdict(self.status)}, {passed} of {len(self.checks)} "
-                f"checks pass ({coverage}{timing})"
+                f"checks pass ({coverage}{timing}){ungraded}"
             ]
         else:  # nothing was checked: the problem is the verdict (never "0 of 0 checks pass")
             lines = [f"{escape(self.file)}: {verdict(self.status)}: {escape(problems.pop(0))}"]
