@@ -207,3 +207,32 @@ def test_a_constructor_that_refuses_every_seat_is_one_line_naming_it() -> None:
     assert "Agent(player, eps, alpha)" in message
     assert "raised RuntimeError: not this way" in message
     assert "\n" not in message
+
+
+def test_the_making_is_a_line_to_paste_with_the_students_own_calls() -> None:
+    text = _maker(_student(TEXT)).make(0.1, 0.5, -1, 0)
+    assert (
+        text.making
+        == "agent = Agent(eps={eps}, alpha={alpha}); agent.setV(V); agent.set_symbol({sym})"
+    )
+    forms, mark = SEAT_FORMS["letters"]
+    made = _maker(_student(_seated(forms, mark))).make(0.1, 0.5, -1, 0)
+    assert (
+        made.making == "agent = Agent(which_player={sym}, eps={eps}, alpha={alpha}); agent.setV(V)"
+    )
+
+
+def test_a_reproduce_line_makes_the_agent_as_the_box_made_it() -> None:
+    from tttlab.usercode.exercises import EXERCISES
+
+    spec = EXERCISES["td-agent"]
+    text = "r = 1; agent = Agent(eps=0, alpha=0.5); agent.setV(V); agent.set_symbol(env.o); go"
+    making = [
+        "agent = Agent(which_player={sym}, eps={eps}, alpha={alpha}); agent.V = V",
+        "'X'",
+        "'O'",
+    ]
+    assert spec.made(text, making) == (
+        "r = 1; agent = Agent(which_player='O', eps=0, alpha=0.5); agent.V = V; go"
+    )
+    assert spec.made(text, []) == text  # the text's own way

@@ -107,6 +107,9 @@ class Reader:
         raw.notes = _strings(item.get("notes", []), NOTE_CHARS, words=True)
         if len(raw.notes) > NOTES:
             raise ValueError("more notes than a shape gives")
+        raw.making = _strings(item.get("making", []), NOTE_CHARS, words=True)
+        if len(raw.making) not in (0, 3):
+            raise ValueError("a making that is not a line and two symbols")
         if "problem" in item:
             raw.problem = visible(cut(str(_need(item, "problem", str)), NOTE_CHARS))
         self._printed(item)

@@ -168,6 +168,9 @@ class RawRun:
     #: and why no check could run (an agent that no way builds), in the box's words.
     notes: list[str] = field(default_factory=list)
     problem: str | None = None
+    #: How the agent was made, as a line to paste, and X's and O's symbols as it was given
+    #: them (``{eps}``, ``{alpha}`` and ``{sym}`` in the line stand for a case's values).
+    making: list[str] = field(default_factory=list)
     results: dict[str, list[list[Any]]] = field(default_factory=dict)
     finished: set[str] = field(default_factory=set)
     printed: int = 0

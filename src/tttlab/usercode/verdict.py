@@ -32,7 +32,12 @@ __all__ = ["BUSY", "grade", "machine_note"]
 
 
 def _example(
-    exercise: Exercise, function: str, case: Case, outcome: list[Any], truth: ExerciseTruth
+    exercise: Exercise,
+    function: str,
+    case: Case,
+    outcome: list[Any],
+    truth: ExerciseTruth,
+    making: list[str] | None = None,
 ) -> Example:
     expected = exercise.expected(function, case, truth)
     got = exercise.got(function, outcome, case, truth)
@@ -46,7 +51,7 @@ def _example(
         call=exercise.call(function, case),
         expected=expected,
         got=got,
-        repro=exercise.repro(function, case, expected, got),
+        repro=exercise.made(exercise.repro(function, case, expected, got), making or []),
         drawing=drawing,
     )
 
@@ -70,7 +75,7 @@ def _grade(
     extra: dict[str, Any] = {}
     if any(c.invalid for c in cases):
         extra = {"invalid_checked": sum(c.invalid for c in done)}
-    example = None if first is None else _example(exercise, function, *first, truth)
+    example = None if first is None else _example(exercise, function, *first, truth, raw.making)
     return FunctionCheck(
         name=function,
         ok=wrong == 0 and checked == len(cases),

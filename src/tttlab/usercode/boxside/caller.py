@@ -184,6 +184,9 @@ class Caller:
             problem = answer.get("problem")
             if type(problem) is str and problem:
                 mark["problem"] = cut(problem, NOTE_CHARS)
+            making = _texts(answer.get("making"), NOTE_CHARS, cut)
+            if len(making) == 3:
+                mark["making"] = making
         return mark
 
     def _count(self, answer: dict[str, Any]) -> None:

@@ -72,6 +72,7 @@ IMPORT_KEYS = (
     "first_print",
     "notes",
     "problem",
+    "making",
 )
 #: The most notes a shape gives on how it took the student's code, and the characters of
 #: each note and of the problem that no check can run.

@@ -95,6 +95,9 @@ def _prepared(said: dict[str, Any]) -> dict[str, Any]:
     problem = said.get("problem")
     if problem is not None:
         found["problem"] = str(problem)
+    making = said.get("making")
+    if isinstance(making, list) and len(making) == 3:  # the line to paste, X's and O's symbol
+        found["making"] = [str(m) for m in making]
     return found
 
 

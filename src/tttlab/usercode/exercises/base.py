@@ -237,6 +237,11 @@ class Exercise:
     def repro(self, function: str, case: Case, expected: str, got: str) -> str:
         raise NotImplementedError
 
+    def made(self, repro: str, making: list[str]) -> str:
+        """``repro`` with the student's objects made as the box made them (``making``: a
+        line to paste and X's and O's symbols, or empty: the text's own way)."""
+        return repro
+
     def counted(self, function: str, case: Case) -> bool:
         """Whether a case counts in ``checked`` (invalid actions are counted apart)."""
         return not case.invalid

@@ -1,12 +1,10 @@
 """The course's TD(0) ``Agent`` and ``play_game`` (seeds 000/001), the grader's side (the
 box's: :mod:`tttlab.usercode.boxside.shapes.td_agent`; the plans and the truth:
 :mod:`.td_agent_truth`). The agent (``Agent``, or the same agent named ``Player``) plays on
-a stand-in for the course's Environment, with the student's own Environment behind it for
-what that class adds: the board, the states and the rewards stay tttlab's, so the student's
-own Environment (graded by the ``course`` shape) cannot spoil these checks. The box builds
-the agent as its constructor reads and gives it its table in the container its own code
-makes, and reads the table back at the precision it is kept at (float32: compared to eight
-units in its last place, :data:`TOLERANCE`).
+the student's own Environment where it counts as the course does, else on a stand-in. The
+box builds the agent as its constructor reads, gives it its table in the container its own
+code makes, and reads the table back at the precision it is kept at (float32: compared to
+eight units in its last place, :data:`TOLERANCE`).
 
 - ``update``: 60 real games (every length, wins for each seat, draws), each fed to a fresh
   agent (its own seed for the table, its own alpha) as ``play_game`` feeds it, then
@@ -28,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..boxside.shapes.standin import ENVIRONMENT
@@ -43,6 +42,11 @@ __all__ = ["TDAgentExercise"]
 
 _BOARD: Form = lambda v: type(v) is str and len(v) == 9 and set(v) <= set("XO.?")  # noqa: E731
 _WHO = base.one_of(1, 2)
+#: The text's making of the agent in a reproduce line.
+_TEXT_MAKING = re.compile(
+    r"agent = Agent\(eps=([^,]+), alpha=([^)]+)\); agent\.setV\(V\); "
+    r"agent\.set_symbol\(env\.(x|o)\)"
+)
 _EVENT = base.either(
     base.row(base.one_of("a"), _WHO, _BOARD, base.kind(int)),
     base.row(base.one_of("h"), _WHO, _BOARD, base.either(base.kind(int), GARBAGE)),
@@ -319,6 +323,19 @@ class TDAgentExercise(Exercise):
             f"agent.take_action(env){times}: "
             f"expected {expected}; got {got}"
         )
+
+    def made(self, repro: str, making: list[str]) -> str:
+        """The text's making of the agent in ``repro`` replaced by the student's, as the box
+        made it (``agent = Agent(which_player='X', eps=0.1, alpha=0.5); agent.V = V``)."""
+        if len(making) != 3:
+            return repro
+
+        def theirs(found: re.Match[str]) -> str:
+            eps, alpha, seat = found.group(1), found.group(2), making[1 + (found[3] == "o")]
+            values = {"eps": eps, "alpha": alpha, "sym": seat}
+            return re.sub(r"\{(eps|alpha|sym)\}", lambda m: values[m.group(1)], making[0])
+
+        return _TEXT_MAKING.sub(theirs, repro, count=1)
 
     def hints(self, sources: dict[str, str], report: CheckReport) -> list[str]:
         """One line for each attribute that a failed ``update`` or ``take_action`` could not

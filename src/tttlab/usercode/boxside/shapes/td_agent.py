@@ -1,9 +1,10 @@
 """The course's TD(0) ``Agent`` and ``play_game`` in the box (seeds 000/001).
 
-The student's agent plays on a stand-in for the course's ``Environment``
-(:mod:`.standin`), with the student's own Environment behind it where that class adds
-what the course's does not (:mod:`.ownenv`): the board, the states and the rewards stay
-the course's, whose bugs the ``course`` shape grades apart. The agent is made as its own
+The student's agent plays on the student's own ``Environment`` where there is one that
+counts a few boards as the course does (:mod:`.world`: tttlab sets and reads its board);
+otherwise on a stand-in for the course's (:mod:`.standin`), with the student's own
+Environment behind it for what that class adds (:mod:`.ownenv`). ``play_game`` is always
+played on the stand-in. The agent is made as its own
 constructor reads and given its table and symbol as its class takes them (:mod:`.td_making`);
 its value table is drawn from the case's seed, as the grader draws it (:mod:`.td_table`).
 What comes back is what the student's code did: the entries of the table it changed, the
@@ -147,6 +148,7 @@ class TDAgentChild(Child):
             x, o = self.seats()
             self.maker().make(0.1, 0.5, o, 0)  # both seats built before any board
             made = self.maker().make(0.1, 0.5, x, 0)
+            forms = self.maker().seat_values()
             agent = made.agent
             ways = made.ways + self.ways(agent, self.tables.precision(self.held(made)))
             before = _lengths(agent)
@@ -159,7 +161,7 @@ class TDAgentChild(Child):
         if kept != self.renames.get("state_history", "state_history"):
             ways.append(f"history:{kept}")
         notes = worded(ways)
-        return {"notes": notes} if notes else None
+        return {"notes": notes, "making": [made.making, *forms]}
 
     @staticmethod
     def held(made: Made) -> Any:

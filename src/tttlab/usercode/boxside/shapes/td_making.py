@@ -83,6 +83,9 @@ class Made:
 
     def __init__(self, agent: Any, table: Any, where: str, ways: list[str]) -> None:
         self.agent, self.table, self.where, self.ways = agent, table, where, ways
+        #: How it was made, as a line to paste: ``{eps}``, ``{alpha}`` and ``{sym}`` stand
+        #: for a case's values (:func:`_making`).
+        self.making = ""
 
 
 class Maker:
@@ -138,6 +141,7 @@ class Maker:
             ways.append(f"built:{built.by}:{shown}")
         elif built.passed - {"eps", "alpha"}:
             ways.append("built:name:" + ",".join(f"{p}={r}" for p, r in built.params.items()))
+        given: list[tuple[str, str]] = []
         for role in GIVEN:
             if role in built.passed:
                 continue
@@ -152,12 +156,16 @@ class Maker:
                 raise NotBuilt(f"{call_text(cls)}: no way to give it {role} (--name {role}=YOURS)")
             if how is not None and how != f"setter:{TEXT_SETTERS.get(role)}":
                 ways.append(f"{role}:{how}")
+            if how is not None:
+                given.append((role, how))
         if built.seat is not None:
             ways.append(f"seat:{built.seat}")
         kind = self.tables.kind(table)
         if kind:
             ways.append(f"table:{kind}")
-        return Made(agent, table, self._where(agent, table, tables), ways)
+        made = Made(agent, table, self._where(agent, table, tables), ways)
+        made.making = _making(getattr(cls, "__name__", named), built, given)
+        return made
 
     def _built(self, cls: Any, roles: dict[str, Any]) -> Any:
         """``cls`` built with ``roles``, the seat in the form its constructor takes
@@ -209,6 +217,15 @@ class Maker:
                 self._symbols = (env.x, env.o)
         return self._symbols
 
+    def seat_values(self) -> list[str]:
+        """X's and O's symbols as the agent was given them, as a line to paste writes them
+        (``env.x``, or the form its constructor takes: ``'X'``)."""
+        try:
+            form = self._seat.get(id(agent_class(self.ns)[0]))
+        except AttributeError:
+            form = None
+        return ["env.x", "env.o"] if form is None else [repr(form[0]), repr(form[1])]
+
     def _takes_symbol(self, cls: Any) -> bool:
         return any(role_of(n, ["sym"], self.names, loose=True) for n in _parameter_names(cls))
 
@@ -239,6 +256,29 @@ class Maker:
             except BaseException:
                 continue
         return ""
+
+
+#: What a role is written as in a line to paste.
+_WRITTEN = {"eps": "{eps}", "alpha": "{alpha}", "sym": "{sym}", "V": "V", "env": "env"}
+
+
+def _making(name: str, built: Any, given: list[tuple[str, str]]) -> str:
+    """The agent's making as a line to paste (``agent = Agent(which_player={sym}, eps={eps},
+    alpha={alpha}); agent.setV(V)``): its constructor as it was called, then each role given
+    afterwards, by its setter or as its attribute."""
+    if built.by == "position":
+        args = ", ".join(_WRITTEN.get(r, "1.0") for r in built.params.values())
+    else:
+        args = ", ".join(f"{p}={_WRITTEN.get(r, '1.0')}" for p, r in built.params.items())
+    parts = [f"agent = {name}({args})"]
+    for role, how in given:
+        kind, _, names = how.partition(":")
+        value = _WRITTEN.get(role, "1.0")
+        if kind == "setter":
+            parts.append(f"agent.{names}({value})")
+        else:
+            parts += [f"agent.{n} = {value}" for n in names.split(",") if n]
+    return "; ".join(parts)
 
 
 def _refused(cls: Any, roles: dict[str, Any], error: BaseException) -> str:
