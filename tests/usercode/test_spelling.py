@@ -80,8 +80,8 @@ def test_short_forms_are_found(tmp_path: Path) -> None:
             "a.py": "class Learner:\n"
             "    def set_sym(self, s):\n        self.sym = s\n"
             "    def setVs(self, v):\n        self.V = v\n"
-            "    def take_action(self, env):\n        pass\n"
-            "    def update(self, env):\n        pass\n"
+            "    def take_action(self, env):\n        return env\n"
+            "    def update(self, env):\n        return env\n"
         },
     )
     assert found.renames == {"Agent": "Learner", "set_symbol": "set_sym", "setV": "setVs"}
@@ -111,8 +111,8 @@ def test_given_names_always_win(tmp_path: Path) -> None:
     found = _spelt(
         tmp_path,
         {
-            "a.py": "class A:\n    def takeAction(self, env):\n        pass\n"
-            "    def update(self, e):\n        pass\n"
+            "a.py": "class A:\n    def takeAction(self, env):\n        return env\n"
+            "    def update(self, e):\n        return e\n"
         },
         {"Agent": "A", "take_action": "takeAction"},
     )
@@ -122,8 +122,8 @@ def test_given_names_always_win(tmp_path: Path) -> None:
 
 def test_a_subclass_is_found_with_its_bases_methods(tmp_path: Path) -> None:
     files = {
-        "agent.py": "class Agent:\n    def update(self, env):\n        pass\n\n"
-        "class EpsAgent(Agent):\n    def take_action(self, env):\n        pass\n"
+        "agent.py": "class Agent:\n    def update(self, env):\n        return env\n\n"
+        "class EpsAgent(Agent):\n    def take_action(self, env):\n        return env\n"
     }
     found = _spelt(tmp_path, files)
     assert found.renames["Agent"] == "EpsAgent"
@@ -136,9 +136,9 @@ def test_a_subclass_is_found_with_its_bases_methods(tmp_path: Path) -> None:
 
 def test_another_agent_like_class_is_said_not_graded(tmp_path: Path) -> None:
     files = {
-        "agent.py": "class Agent:\n    def update(self, env):\n        pass\n"
-        "    def take_action(self, env):\n        pass\n\n"
-        "class GreedyAgent(Agent):\n    def take_action(self, env):\n        pass\n"
+        "agent.py": "class Agent:\n    def update(self, env):\n        return env\n"
+        "    def take_action(self, env):\n        return env\n\n"
+        "class GreedyAgent(Agent):\n    def take_action(self, env):\n        return env\n"
     }
     found = _spelt(tmp_path, files)
     assert "Agent" not in found.renames
@@ -187,3 +187,51 @@ def test_the_agent_as_a_subclass_is_graded_without_exercise(tmp_path: Path) -> N
     agent.write_text(text + subclass + move.replace("if value > best:", "if value < best:"))
     named = check_path(folder, only=("take_action",), names=("Agent=EpsAgent",))
     assert named.checks["take_action"].status == "fail", named.as_json()
+
+
+def test_another_exercises_class_is_never_taken_for_the_environment(tmp_path: Path) -> None:
+    """The Q-learning text's Board with a get_state and an is_over of its own is the board
+    exercise's, not the course's Environment under another name."""
+    found = _spelt(
+        tmp_path,
+        {
+            "q.py": "class Board:\n    def get_state(self):\n        return self.state\n"
+            "    def is_over(self):\n        return self.winner is not None\n"
+            "    def play(self, cell, mark):\n        self.state = cell\n"
+        },
+    )
+    assert "Environment" not in found.renames
+    assert "game_over" not in found.renames
+
+
+def test_an_abstract_base_leaves_the_subclass_that_does_the_work(tmp_path: Path) -> None:
+    files = {
+        "agent.py": "class Agent:\n"
+        "    def update_state_history(self, s):\n        self.state_history.append(s)\n"
+        "    def take_action(self, env):\n        raise NotImplementedError\n"
+        "    def update(self, env):\n        pass\n\n"
+        "class TDAgent(Agent):\n"
+        "    def take_action(self, env):\n        return env\n"
+        "    def update(self, env):\n        return env\n\n"
+        "class RandomPlayer:\n"
+        "    def take_action(self, env):\n        return env\n"
+        "    def update(self, env):\n        return env\n"
+    }
+    found = _spelt(tmp_path, files)
+    assert found.renames["Agent"] == "TDAgent"
+    assert not found.unsure  # a random opponent is no learning agent: nothing to say
+
+
+def test_an_opponent_that_does_not_learn_is_not_said_ungraded(tmp_path: Path) -> None:
+    files = {
+        "agent.py": "class Agent:\n"
+        "    def update_state_history(self, s):\n        self.state_history.append(s)\n"
+        "    def take_action(self, env):\n        return env\n"
+        "    def update(self, env):\n        return env\n\n"
+        "class RandomPlayer:\n"
+        "    def take_action(self, env):\n        return env\n"
+        "    def update(self, env):\n        return env\n"
+    }
+    found = _spelt(tmp_path, files)
+    assert found.renames == {}
+    assert found.unsure == []

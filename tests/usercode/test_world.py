@@ -152,3 +152,25 @@ def test_a_world_without_one_board_attribute_says_so() -> None:
 
     assert "no one attribute holds its board" in (Own(Two, {}).check() or "")
     assert Own(Two, {"board": "b"}).locate() is None  # --name board=b says which
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        (
+            ("return 1 if self.winner == sym else 0", "return 1 if self.winner == sym else -1"),
+            "reward for",
+        ),
+        (("return self.board[i, j] == 0", "return self.board[i, j] != 0"), "is_empty"),
+    ],
+    ids=["a loss rewarded -1", "is_empty reversed"],
+)
+def test_an_environment_that_rewards_or_reads_otherwise_is_not_played_on(
+    change: tuple[str, str], why: str, tmp_path: Path
+) -> None:
+    """Its faults are the course check's to find, never charged to a correct agent."""
+    path = _module(tmp_path, [change], [])
+    own, said = own_world(load_module(path, f"world_{why[:6]}"), {})
+    assert own is None
+    assert why in said
+    assert judged_here(path, "td-agent", "update").ok

@@ -144,14 +144,16 @@ def _nothing_in(path: Path) -> bool:
     "--time-limit",
     FiniteFloat(1, 3600),
     120.0,
-    "Seconds for each file; what was checked by then is reported as coverage.",
+    "Seconds for each file at the reference speed (grown on a machine measured slower, at "
+    "most 4 times); what was checked by then is reported as coverage.",
 )
 @shown_option(
     "--call-limit",
     FiniteFloat(0.1, 600),
     5.0,
-    "Seconds of CPU time for one call of any function but minimax (an infinite loop stops "
-    "there; a call that waits rather than computes gets ten times as long on the clock).",
+    "Seconds of CPU time for one call of any function but minimax, at the reference speed "
+    "(grown as --time-limit is; an infinite loop stops there; a call that waits rather "
+    "than computes gets ten times as long on the clock).",
 )
 @shown_option(
     "--memory-limit",

@@ -38,6 +38,10 @@ SHORT: dict[str, tuple[str, ...]] = {
 #: The methods that make a class the course's Environment, and its agent (plain).
 ENVIRONMENT_METHODS = ("getstate", "gameover")
 AGENT_METHODS = ("takeaction", "update")
+#: Classes other exercises name: never the Environment or the agent under another name.
+OTHERS = frozenset({"Board", "Agent", "Environment", "Player", "State"})
+#: The members only a learning agent has (a random or human opponent has neither).
+LEARNING = frozenset({"updatestatehistory", "setv", "v", "statehistory", "values"})
 #: The top-level names and the members (methods and attributes) a name may be found for.
 TOP = ("Environment", "Agent", "get_state_hash_and_winner", "initialV_x", "initialV_o", "play_game")
 ENVIRONMENT_MEMBERS: tuple[str, ...] = ("board", "x", "o", "winner", "ended", "get_state")
@@ -83,13 +87,33 @@ def _read(text: str) -> Source:
             cls.bases += [b.id for b in node.bases if isinstance(b, ast.Name)]
             for item in node.body:
                 if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
-                    cls.methods.add(item.name)
+                    if not _abstract(item):  # a stub a subclass fills does not count
+                        cls.methods.add(item.name)
                 elif isinstance(item, ast.Assign):
                     cls.attributes |= {t.id for t in item.targets if isinstance(t, ast.Name)}
             stored = [a for a in ast.walk(node) if isinstance(a, ast.Attribute)]
             stored = [a for a in stored if isinstance(a.ctx, ast.Store)]
             cls.attributes |= {a.attr for a in stored if getattr(a.value, "id", "") == "self"}
     return found
+
+
+def _abstract(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a method only stands for one a subclass writes: its body (less a docstring)
+    is ``pass``, ``...`` or ``raise NotImplementedError``."""
+    body = [
+        n for n in node.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))
+    ]
+    if not body:
+        return True
+    if len(body) != 1:
+        return False
+    only = body[0]
+    if isinstance(only, ast.Pass):
+        return True
+    if isinstance(only, ast.Raise) and only.exc is not None:
+        raised = only.exc.func if isinstance(only.exc, ast.Call) else only.exc
+        return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+    return False
 
 
 def read_sources(files: Iterable[Path]) -> list[Source]:
@@ -149,10 +173,17 @@ def _one(ours: str, names: Iterable[str]) -> list[str]:
 _SHORT_PLAIN = {plain(ours): forms for ours, forms in SHORT.items()}
 
 
-def _has(members: set[str], wanted: Iterable[str]) -> bool:
-    """Whether ``members`` hold each of ``wanted`` (plain), as written or in a short form."""
+def _has(members: set[str], wanted: Iterable[str], short: bool = True) -> bool:
+    """Whether ``members`` hold each of ``wanted`` (plain), as written or (``short``) in a
+    short form."""
     plains = {plain(m) for m in members}
-    return all(w in plains or any(s in plains for s in _SHORT_PLAIN.get(w, ())) for w in wanted)
+    forms = _SHORT_PLAIN if short else {}
+    return all(w in plains or any(s in plains for s in forms.get(w, ())) for w in wanted)
+
+
+def _learns(cls: ClassDef) -> bool:
+    """Whether a class has what only a learning agent has (its history, its table)."""
+    return bool({plain(m) for m in cls.methods | cls.attributes} & LEARNING)
 
 
 def _class_for(
@@ -160,13 +191,18 @@ def _class_for(
 ) -> str | None:
     """The student's class for ``ours`` (the Environment, the Agent): itself where it has
     ``wanted`` (plain), else the one class that has them (a subclass of it first)."""
+    short = ours != "Environment"  # an Environment is found by the course's own methods
     found = [
         c
         for c in sorted(classes)
-        if c != ours and "human" not in c.lower() and _has(_members(c, classes), wanted)
+        if c != ours
+        and c not in OTHERS
+        and "human" not in c.lower()
+        and _has(_members(c, classes), wanted, short)
     ]
-    if ours in classes and _has(_members(ours, classes), wanted):
-        if found and ours == "Agent":  # another agent-like class: said, not graded
+    if ours in classes and _has(_members(ours, classes), wanted, short):
+        found = [c for c in found if ours in classes[c].bases or _learns(classes[c])]
+        if found and ours == "Agent":  # another learning agent: said, not graded
             out.unsure.append(
                 f"not graded: your {', '.join(found)}, also agent-like; the checks are "
                 f"{ours}'s (--name {ours}={found[0]} grades {found[0]})"

@@ -13,18 +13,17 @@ to fail on every board.
 from __future__ import annotations
 
 import inspect
-import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .building import role_of
+from .building import _plain, role_of
 
 __all__ = ["FLAG", "Bound", "Unbound", "flag_call", "seat_helper", "signature_of"]
 
 #: The course's name for game_over's flag.
 FLAG = "force_recalculate"
 #: Words that say a parameter is that flag.
-_FLAG_WORDS = ("force", "recalc", "recalculate", "recompute", "refresh", "recheck", "check")
+_FLAG_WORDS = ("force", "recalc", "recompute", "refresh", "recheck")
 
 
 class Unbound(Exception):
@@ -48,10 +47,6 @@ def signature_of(function: Any, name: str | None = None) -> str:
         return f"{shown}{inspect.signature(target)}"
     except (TypeError, ValueError):
         return f"{shown}(...)"
-
-
-def _plain(name: str) -> str:
-    return re.sub(r"[_\s]", "", name).lower()
 
 
 def _flag_like(name: str) -> bool:

@@ -37,8 +37,9 @@ NAMEABLE = ("eps", "alpha", "sym", "V", "discount")
 #: names say nothing (a ``*args`` constructor); then no argument at all.
 FALLBACKS = (("eps", "alpha"), ())
 #: The other forms a seat is given in (X's, O's) where the constructor refuses the
-#: environment's own symbol: letters, ±1, 1 and 2.
-SEATS: tuple[tuple[Any, Any], ...] = (("X", "O"), ("x", "o"), (1, -1), (1, 2), (-1, 1))
+#: environment's own symbols: letters, 1 and -1 (X's the other way round from the
+#: course's x = -1), 1 and 2.
+SEATS: tuple[tuple[Any, Any], ...] = (("X", "O"), ("x", "o"), (1, -1), (1, 2))
 
 
 def agent_class(ns: Any) -> tuple[Any, str]:

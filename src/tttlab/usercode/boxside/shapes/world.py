@@ -22,15 +22,18 @@ import inspect
 from collections.abc import Mapping
 from typing import Any
 
+from ..schema import cut
 from .building import NotBuilt, construct
 
 __all__ = ["BOARDS", "Own", "course_state"]
 
+#: Each check board's winner ("X", "O", "" for a draw) where the game is over.
+OVER = {"XXXOO....": "X", "XX.OOO.X.": "O", "XOXXOOOXX": ""}
 #: What the student's Environment is given, by the names its parameters use.
 ROLES = {"size": 3, "columns": 3, "k": 3}
 #: The boards a world must set, read back and count as the course does: the empty board,
 #: a move each, a win for X (over), a draw (over).
-BOARDS = ("." * 9, "X........", "XO.......", "XXXOO....", "XOXXOOOXX")
+BOARDS = ("." * 9, "X........", "XO.......", *OVER)
 
 
 def course_state(board: str) -> int:
@@ -171,12 +174,19 @@ class Own:
                     wanted = course_state(board)
                     return f"get_state gives {state!r} for {board}, the course's {wanted}"
                 over = bool(self.method(env, "game_over")())
-                if over != (board in BOARDS[3:]):
+                if over != (board in OVER):
                     return f"game_over gives {over} for {board}"
-                if board == BOARDS[3] and self.method(env, "reward")(self.symbol(env, "X")) != 1:
-                    return f"reward for X's win ({board}) is not 1"
+                for seat in "XO":
+                    reward = self.method(env, "reward")(self.symbol(env, seat))
+                    wanted = int(OVER.get(board) == seat)
+                    if reward != wanted:
+                        return f"reward for {seat} on {board} is {reward!r}, the course's {wanted}"
+                empty = self.method(env, "is_empty")
+                for k in (0, 4, 8):  # the diagonal: the same whichever index comes first
+                    if bool(empty(k // 3, k % 3)) != (board[k] == "."):
+                        return f"is_empty({k // 3}, {k % 3}) is wrong on {board}"
             except BaseException as error:
-                return f"its methods raised {type(error).__name__} on {board}"[:120]
+                return cut(f"its methods raised {type(error).__name__} on {board}", 120)
         return None
 
 
