@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+import reference_course  # this folder's: the reference speed
+
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "usercode" / "corpus"
 TTT = Path(sys.executable).with_name("ttt")
 
@@ -49,4 +51,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

@@ -102,4 +102,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import reference_course  # this folder's: the reference speed
+
 from tttlab.io import load_agent_file
 
 
@@ -99,4 +101,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

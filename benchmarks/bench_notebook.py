@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 import nbformat
+import reference_course  # this folder's: the reference speed
 from bench_check import timed  # this folder's: the whole command, timed
 from nbconvert import PythonExporter
 
@@ -75,4 +76,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

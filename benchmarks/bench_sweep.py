@@ -17,6 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import reference_course  # this folder's: the reference speed
+
 BIN = Path(sys.executable).parent
 
 
@@ -103,4 +105,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import reference_course  # this folder's: the reference speed
+
 
 def command(board: str, cache: str) -> tuple[float, float]:
     """Seconds and peak RSS (MiB) of one whole command, from the kernel's accounting of
@@ -90,4 +92,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

@@ -41,6 +41,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import reference_course  # this folder's: the reference speed
 from pgx.experimental.utils import act_randomly
 from pgx.experimental.wrappers import auto_reset
 
@@ -218,4 +219,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

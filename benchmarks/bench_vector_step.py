@@ -33,6 +33,7 @@ import jax
 
 sys.path.insert(0, str(Path(__file__).parent))
 import bench_vector
+import reference_course  # this folder's: the reference speed
 from vector_ways import CHOICES, variant
 
 
@@ -148,4 +149,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the variants are the tests' own
 
 import nbformat  # noqa: E402
+import reference_course  # noqa: E402  # this folder's: the reference speed
 from bench_notebook import SHAPES, notebook_of  # noqa: E402  # this folder's
 from tests.usercode import test_mdp_variants, test_q_variants, test_td_variants  # noqa: E402
 
@@ -119,4 +120,5 @@ def _shown(path: Path) -> str:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

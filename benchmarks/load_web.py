@@ -22,6 +22,7 @@ import time
 import urllib.request
 
 import httpx
+import reference_course  # this folder's: the reference speed
 
 
 def free_port() -> int:
@@ -143,4 +144,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

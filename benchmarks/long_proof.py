@@ -20,6 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+import reference_course  # this folder's: the reference speed
+
 from tttlab.game import Geometry, Position
 from tttlab.solvers.bitboard import SearchProgress, SearchStopped
 from tttlab.solvers.longrun import prove_resumable
@@ -83,4 +85,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     sys.exit(main())

@@ -36,6 +36,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import reference_course  # this folder's: the reference speed
+
 # (board, published value from X's side)
 PUBLISHED: list[tuple[str, int]] = [
     ("3x3k3", 0),
@@ -177,4 +179,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     sys.exit(main())

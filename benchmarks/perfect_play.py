@@ -12,6 +12,7 @@ import argparse
 import time
 
 import numpy as np
+import reference_course  # this folder's: the reference speed
 
 from tttlab.agents import Agent, make_agent
 from tttlab.game import Geometry, Position
@@ -67,4 +68,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

@@ -19,6 +19,7 @@ import sys
 import time
 
 import numpy as np
+import reference_course  # this folder's: the reference speed
 
 from tttlab.agents import Agent, make_agent
 from tttlab.agents.learned import LearnedAgent
@@ -77,4 +78,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

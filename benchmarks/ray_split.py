@@ -29,6 +29,7 @@ import uuid
 from pathlib import Path
 
 import ray
+import reference_course  # this folder's: the reference speed
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from tttlab.game import Geometry, Position
@@ -199,4 +200,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     raise SystemExit(main())

@@ -19,6 +19,8 @@ import os
 import subprocess
 import sys
 
+import reference_course  # this folder's: the reference speed
+
 BOARDS = ("3x3k3", "3x4k3", "4x4k3", "4x4k4")
 
 CHILD = r"""
@@ -103,4 +105,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

@@ -118,3 +118,26 @@ def test_the_reference_speed_is_episodes_over_the_cpu_seconds_of_train(
     assert 1_000 <= rate <= 2_000  # 0.1 s of CPU (not the 0.4 s of wall time), a bit more
     assert abs(200 / rate - cpu) <= 0.051  # the CPU time, to the printed tenth
     assert wall >= 0.4
+
+
+def prints_the_reference_speed_first(script: Path) -> bool:
+    """Whether ``script``'s ``if __name__ == "__main__":`` block (where it has one) first
+    prints the machine's reference speed (``reference_course.main([])``)."""
+    tree = ast.parse(script.read_text())
+    for node in tree.body:
+        if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test):
+            first = ast.unparse(node.body[0])
+            return first == "reference_course.main([])"
+    return True  # no block: a module the benchmarks import
+
+
+@pytest.mark.parametrize("script", BENCHMARKS, ids=lambda path: path.name)
+def test_every_benchmark_prints_the_reference_speed_beside_its_figures(script: Path) -> None:
+    if script.name != "reference_course.py":
+        assert prints_the_reference_speed_first(script)
+
+
+def test_the_speed_check_catches_a_benchmark_without_it(tmp_path: Path) -> None:
+    bare = tmp_path / "bench_bare.py"
+    bare.write_text('def main():\n    pass\n\n\nif __name__ == "__main__":\n    main()\n')
+    assert not prints_the_reference_speed_first(bare)
