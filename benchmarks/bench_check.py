@@ -35,6 +35,7 @@ def timed(module: Path, isolation: str) -> float:
 
 
 def main() -> None:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="*", type=Path)
     parser.add_argument("--runs", type=int, default=3)
@@ -51,5 +52,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

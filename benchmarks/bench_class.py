@@ -64,6 +64,7 @@ def graded(paths: list[Path], jobs: int) -> tuple[float, list[dict[str, object]]
 
 
 def main() -> None:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=29)
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
@@ -81,5 +82,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

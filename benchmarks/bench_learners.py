@@ -67,6 +67,7 @@ def reference_rate(episodes: int) -> float:
 
 
 def main() -> None:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--episodes", type=int, default=2_000_000)
     parser.add_argument("--process-episodes", type=int, default=10_000_000)
@@ -102,5 +103,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

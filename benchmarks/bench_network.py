@@ -53,6 +53,7 @@ def ttt(*args: str, minutes: float | None = None) -> tuple[dict[str, object] | N
 
 
 def main() -> None:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--algorithm", choices=["alphazero", "dqn", "ppo"], default="alphazero")
     parser.add_argument("--board", default="3x3k3")
@@ -101,5 +102,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

@@ -58,6 +58,7 @@ def free_port() -> int:
 
 
 def main() -> None:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--runs", type=int, default=48)
@@ -105,5 +106,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

@@ -63,6 +63,7 @@ def in_process(board: str, repeat: int = 20) -> float:
 
 
 def main() -> None:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--boards", default="3x3k3,3x4k3,4x4k3,4x4k4")
     parser.add_argument("--json", action="store_true")
@@ -92,5 +93,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

@@ -80,6 +80,7 @@ def kernels(env: Any, batch: int, dump: Path | None = None) -> int | None:
 
 
 def main() -> None:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board", default="3x3k3")
     parser.add_argument(
@@ -149,5 +150,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

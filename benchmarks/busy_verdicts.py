@@ -82,6 +82,7 @@ def graded(paths: list[Path]) -> tuple[float, float, dict[str, str]]:
 
 
 def main() -> None:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--load", type=int, default=2, help="CPU-bound processes beside it")
     args = parser.parse_args()
@@ -120,5 +121,4 @@ def _shown(path: Path) -> str:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

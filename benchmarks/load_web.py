@@ -88,6 +88,7 @@ async def run(base: str, clients: int, moves: int, agent: str, cap: float) -> di
 
 
 def main() -> None:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--moves", type=int, default=200)
@@ -144,5 +145,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

@@ -39,6 +39,7 @@ def fraction_done(settled: tuple[int, ...], moves: tuple[int, ...]) -> float:
 
 
 def main() -> int:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--board", default="8x8k5")
     parser.add_argument("--minutes", type=float, default=60.0)
@@ -85,5 +86,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     sys.exit(main())

@@ -122,6 +122,7 @@ def certify(board: str, time_limit: float, memory_mb: int | None, zones: bool) -
 
 
 def main() -> int:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=600.0)
     parser.add_argument("--memory", type=int, default=None, help="MiB for the table")
@@ -179,5 +180,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     sys.exit(main())

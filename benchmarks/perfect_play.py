@@ -38,6 +38,7 @@ def game(x: Agent, o: Agent, geometry: Geometry, seed: int) -> tuple[int, int, f
 
 
 def main() -> None:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", default="6x5k4,5x5k4,4x5k4,7x4k4")
     args = parser.parse_args()
@@ -68,5 +69,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

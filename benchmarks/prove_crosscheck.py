@@ -45,6 +45,7 @@ def _agents(geometry: Geometry, files: list[str]) -> list[Agent]:
 
 
 def main() -> None:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", help="agent files for 4x4k4")
     args = parser.parse_args()
@@ -78,5 +79,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     main()

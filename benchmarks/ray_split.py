@@ -131,6 +131,7 @@ def split(
 
 
 def main() -> int:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board", default="7x7k5")
     parser.add_argument("--cpus", type=int, default=2)
@@ -200,5 +201,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     raise SystemExit(main())

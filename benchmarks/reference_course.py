@@ -11,7 +11,9 @@ Run, it prints the machine's reference speed (``make test`` does, before the tes
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from typing import TextIO
 
 # The program lives in the package, where ttt check measures the same speed
 # (tttlab.usercode.speed); the benchmarks import it from here.
@@ -47,15 +49,22 @@ def speed(episodes: int = 3_000) -> tuple[float, float, float]:
     return episodes / max(cpu, 1e-6), cpu, wall
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> None:
     parser = argparse.ArgumentParser(description="The machine's reference speed.")
     parser.add_argument("--episodes", type=int, default=3_000)
     args = parser.parse_args(argv)
     rate, cpu, wall = speed(args.episodes)
     print(
         f"reference speed: {rate:,.0f} episodes/s (benchmarks/reference_course.py: "
-        f"{args.episodes:,} episodes in {cpu:.1f} s of CPU, {wall:.1f} s of wall time)"
+        f"{args.episodes:,} episodes in {cpu:.1f} s of CPU, {wall:.1f} s of wall time)",
+        file=out or sys.stdout,
     )
+
+
+def announce() -> None:
+    """The reference speed, printed by every benchmark before its figures: on standard
+    error, so that a benchmark's ``--json`` output stays JSON."""
+    main([], sys.stderr)
 
 
 if __name__ == "__main__":

@@ -69,6 +69,7 @@ print(json.dumps(out))
 
 
 def main() -> None:
+    reference_course.announce()  # the machine's reference speed, beside the figures
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--boards", default=",".join(BOARDS))
     parser.add_argument("--json", action="store_true")
@@ -105,5 +106,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    reference_course.main([])  # the machine's reference speed, beside the figures
     main()
