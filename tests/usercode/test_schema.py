@@ -89,3 +89,18 @@ def test_a_text_is_cut_at_a_word_and_the_cut_marked() -> None:
             assert len(shorter) <= chars
             assert cut(shorter, chars) == shorter
             assert shorter == text or shorter.endswith("…") or chars < 2
+
+
+def test_an_exception_is_said_in_one_line_whatever_its_str_does() -> None:
+    from tttlab.usercode.boxside.schema import said
+
+    class Broken(Exception):
+        def __str__(self) -> str:
+            raise RuntimeError("no")
+
+    assert said(ValueError("which_player must be\n'X' or 'O'")) == (
+        "ValueError: which_player must be 'X' or 'O'"
+    )
+    assert said(KeyError()) == "KeyError"
+    assert said(Broken()) == "Broken"
+    assert said(ValueError("word " * 40), 20) == "ValueError: word word word …"

@@ -53,6 +53,7 @@ __all__ = [
     "cut",
     "describe",
     "outcome_problem",
+    "said",
     "visible",
 ]
 
@@ -105,6 +106,16 @@ def cut(text: str, chars: int) -> str:
             return text[: chars - 1] + CUT
         head = head[:space]
     return head.rstrip() + " " + CUT
+
+
+def said(error: BaseException, chars: int = 80) -> str:
+    """An exception in one line: ``ValueError: its message``, the message on one line and
+    cut at a word to ``chars``; the type alone where there is no message to read."""
+    try:
+        message = cut(" ".join(str(error).split()), chars)
+    except BaseException:  # its __str__ is the student's code
+        message = ""
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
 def visible(text: str) -> str:

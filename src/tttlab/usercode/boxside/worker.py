@@ -24,6 +24,7 @@ from typing import Any
 from .loading import InputCalled, guarded, load
 from .schema import MODULE, NOTES, cut
 from .shapes import CHILDREN
+from .shapes.base import defined
 from .stubs import STUBBED
 
 __all__ = ["main"]
@@ -101,14 +102,6 @@ def _prepared(said: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
-def _defined(ns: Any, name: str) -> bool:
-    try:
-        getattr(ns, name)
-    except BaseException:
-        return False
-    return True
-
-
 class _Worker:
     def __init__(self, job: dict[str, Any], answers: int, capture: _Capture) -> None:
         self.job, self.answers, self.capture = job, answers, capture
@@ -141,7 +134,7 @@ class _Worker:
             prepared = guarded(self.shape.prepare, ())
             supplied = set(self.shape.supplied)  # stood in for by the student's other code
             answer["missing"] = [
-                n for n in names if not any(_defined(ns, m) or m in supplied for m in n.split("|"))
+                n for n in names if not any(defined(ns, m) or m in supplied for m in n.split("|"))
             ]
             if prepared[0] != "v":
                 answer["constants"] = prepared[1] if len(prepared) > 1 else prepared[0]

@@ -16,7 +16,18 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Child", "drawn", "garbage_of", "number", "pair", "seeded", "short", "truth_of", "whole"]
+__all__ = [
+    "Child",
+    "defined",
+    "drawn",
+    "garbage_of",
+    "number",
+    "pair",
+    "seeded",
+    "short",
+    "truth_of",
+    "whole",
+]
 
 Run = Callable[..., list[Any]]
 
@@ -101,11 +112,7 @@ class Child:
 
     def defined(self, name: str) -> bool:
         """Whether the student's code defines ``name`` (under the student's name for it)."""
-        try:
-            getattr(self.ns, name)
-        except BaseException:
-            return False
-        return True
+        return defined(self.ns, name)
 
     def functions(self) -> list[tuple[str, Any]]:
         """The functions the student's own modules define (name, function), in order."""
@@ -146,6 +153,16 @@ class Child:
             except BaseException:
                 outcome[1] = garbage_of(outcome[1])
         return outcome
+
+
+def defined(ns: Any, name: str) -> bool:
+    """Whether the student's names ``ns`` hold ``name`` (looking it up runs no code of
+    theirs but a module's ``__getattr__``, whose failure says no)."""
+    try:
+        getattr(ns, name)
+    except BaseException:
+        return False
+    return True
 
 
 def drawn(seed: int, count: int) -> list[float]:

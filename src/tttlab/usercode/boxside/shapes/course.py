@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..schema import cut
+from ..schema import said
 from .base import Child, Run, garbage_of, number, short, truth_of, whole
 from .binding import FLAG, Bound, Helper, Unbound, flag_call, seat_helper
 from .world import Own
@@ -39,11 +39,10 @@ class CourseChild(Child):
             try:
                 made = self.env()
             except BaseException as error:
-                return {"problem": f"Environment() raised {_error(error)}: no board can be set up"}
+                return {"problem": f"Environment() raised {said(error)}: no board can be set up"}
             world = self.world()
             if world is not None and (not world.call.endswith("()") or world.board != "board"):
-                said = f"your Environment built as {world.call}, its board env.{world.board}"
-                notes.append(said)
+                notes.append(f"your Environment built as {world.call}, its board env.{world.board}")
             try:
                 method = self.at(made, "game_over")
             except BaseException:
@@ -166,7 +165,7 @@ class CourseChild(Child):
             env = self.env()
             symbols = {"X": self.at(env, "x"), "O": self.at(env, "o"), ".": None}
             triples = [(s, symbols[w], bool(e)) for s, w, e in case]
-            if self.helper is not None and not any(self.defined(n) for n in INITIAL):
+            if self.helper is not None:  # set only where none of INITIAL is defined
                 seat = "x" if function == "initialV_x" else "o"
                 return self.helper.call(env, triples, self.at(env, seat))
             target = getattr(ns, function, None)
@@ -206,11 +205,3 @@ class CourseChild(Child):
                 return garbage_of(item)
             out.append([number, name, flag])
         return out
-
-
-def _error(error: BaseException) -> str:
-    try:
-        message = cut(" ".join(str(error).split()), 80)
-    except BaseException:
-        message = ""
-    return f"{type(error).__name__}: {message}" if message else type(error).__name__

@@ -91,9 +91,7 @@ class TDAgentChild(Child):
     def standin(self, board: str = "." * 9) -> Any:
         """The stand-in (with the student's additions, :mod:`.ownenv`) holding ``board``."""
         env = self.played().fresh()
-        for k, c in enumerate(board):
-            if c != ".":
-                env.board[k // 3, k % 3] = env.x if c == "X" else env.o
+        _put_standin(env, board)
         return env
 
     def env(self, board: str = "." * 9) -> Any:
@@ -109,8 +107,7 @@ class TDAgentChild(Child):
     def put(self, env: Any, board: str) -> None:
         world = self.world()
         if world is None:
-            for k, c in enumerate(board):
-                env.board[k // 3, k % 3] = env.x if c == "X" else env.o if c == "O" else 0
+            _put_standin(env, board)
         else:
             world.put(env, board)
 
@@ -177,7 +174,7 @@ class TDAgentChild(Child):
         found = []
         world = self.world()
         if world is not None:
-            found.append(f"world:{world.call or 'Environment()'}:{world.board}")
+            found.append(f"world:{world.call}:{world.board}")
             return found + ([f"float:{precision}"] if precision else [])
         why = self._world[1] if self._world else ""
         found += [f"worldwhy:{why}"] if why else []
@@ -231,8 +228,9 @@ class TDAgentChild(Child):
         for k, cell in enumerate(moves):
             board[cell] = "X" if k % 2 == 0 else "O"
             self.put(env, "".join(board))
-            fed.add(self.at(env, "get_state")())
-            feed(self.at(env, "get_state")())
+            state = self.at(env, "get_state")()
+            fed.add(state)
+            feed(state)
         kept = self.history(agent, before, len(moves))
         self.at(env, "game_over")()  # as play_game's loop leaves it: winner and ended set
         self.at(agent, "update")(env)
@@ -303,6 +301,12 @@ class TDAgentChild(Child):
         except Enough:
             return [log, True]
         return [log, False]
+
+
+def _put_standin(env: Any, board: str) -> None:
+    """Set every cell of the stand-in's board to ``board`` ("X.O......")."""
+    for k, c in enumerate(board):
+        env.board[k // 3, k % 3] = env.x if c == "X" else env.o if c == "O" else 0
 
 
 def _as_theirs(ours: Any, theirs: Any) -> Any:

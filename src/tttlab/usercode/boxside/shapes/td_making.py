@@ -16,7 +16,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..schema import cut
+from ..schema import said
 from .building import NotBuilt, construct, give, holds, role_of
 from .reading import attributes_read, used_as_mapping
 from .standin import SIZE
@@ -284,14 +284,9 @@ def _making(name: str, built: Any, given: list[tuple[str, str]]) -> str:
 
 def _refused(cls: Any, roles: dict[str, Any], error: BaseException) -> str:
     """A constructor that raised, in one line: it, the symbol it was given, what it raised."""
-    try:
-        message = cut(" ".join(str(error).split()), 80)
-    except BaseException:
-        message = ""
     return (
-        f"{call_text(cls)} given the symbol {roles['sym']!r} raised {type(error).__name__}: "
-        f"{message} (the agent is built before any board; --name sym=YOURS names the "
-        "parameter that takes the symbol)"
+        f"{call_text(cls)} given the symbol {roles['sym']!r} raised {said(error)} (the agent "
+        "is built before any board; --name sym=YOURS names the parameter that takes the symbol)"
     )
 
 
