@@ -21,7 +21,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from tttlab.limits import (
     TABLE_ANSWER_BYTES,
 )
 from tttlab.usercode import box, processes
+from tttlab.usercode.cpus import held_cpu
 from tttlab.usercode.pipes import Pipes
 from tttlab.usercode.protocol import Reader
 
@@ -41,28 +42,6 @@ __all__ = ["ABANDON", "Job", "RawRun", "run_job"]
 #: Set to end every box that is running (``ttt check -j``: a Ctrl-C in the main thread
 #: stops the grading threads, each within a tenth of a second, its box removed).
 ABANDON = threading.Event()
-
-#: The boxes running on each CPU of this process (``ttt check -j`` runs several at once):
-#: each box's caller and worker share one CPU (see the caller), the least busy one.
-_ON_CPU: dict[int, int] = {}
-_CPUS = threading.Lock()
-
-
-@contextlib.contextmanager
-def _a_cpu() -> Iterator[int | None]:
-    """The least busy CPU this process may run on, held for one box (None: no affinity)."""
-    if not hasattr(os, "sched_getaffinity"):
-        yield None
-        return
-    with _CPUS:
-        cpu = min(sorted(os.sched_getaffinity(0)), key=lambda c: _ON_CPU.get(c, 0))
-        _ON_CPU[cpu] = _ON_CPU.get(cpu, 0) + 1
-    try:
-        yield cpu
-    finally:
-        with _CPUS:
-            _ON_CPU[cpu] -= 1
-
 
 #: How long a finished box's leftover processes may keep its pipes open.
 DRAIN_SECONDS = 1.0
@@ -212,7 +191,7 @@ def run_job(job: Job, boxed: bool) -> RawRun:
     return everything it reported that can be believed."""
     raw = RawRun()
     uid = box.run_as()
-    with tempfile.TemporaryDirectory(prefix="ttt-check-") as folder, _a_cpu() as cpu:
+    with tempfile.TemporaryDirectory(prefix="ttt-check-") as folder, held_cpu() as cpu:
         grader, work = Path(folder) / "grader", Path(folder) / "work"
         shutil.copytree(_BOXSIDE, grader, ignore=shutil.ignore_patterns("__pycache__"))
         box.private_copy(job.path, work)
