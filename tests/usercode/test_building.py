@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tttlab.usercode.boxside.shapes import building
 from tttlab.usercode.boxside.shapes.building import (
     NotBuilt,
     construct,
@@ -236,3 +237,32 @@ def test_what_an_object_holds_is_read_from_its_dicts() -> None:
 def test_a_named_setter_is_used_first() -> None:
     agent = Student()
     assert give(agent, "V", [1.0], setter="set_values") == "setter:set_values"
+
+
+def test_a_classs_parameters_are_read_once_however_often_it_is_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A check builds the student's class for every board (19,683 for get_state): reading
+    its signature each time cost as much as the call itself."""
+    read: list[Any] = []
+    signature = building.inspect.signature
+
+    def counted(obj: Any) -> Any:
+        read.append(obj)
+        return signature(obj)
+
+    monkeypatch.setattr(building.inspect, "signature", counted)
+
+    class Environment:
+        def __init__(self, rows: int = 3) -> None:
+            self.rows = rows
+
+    class Other:
+        def __init__(self, eps: float) -> None:
+            self.eps = eps
+
+    boards = [construct(Environment, {"rows": 3}).obj for _ in range(5)]
+    assert len({id(b) for b in boards}) == 5  # a new object each time
+    assert construct(Other, {"eps": 0.5}).obj.eps == 0.5
+    assert construct(Other, {"eps": 0.25}).obj.eps == 0.25
+    assert read == [Environment, Other]

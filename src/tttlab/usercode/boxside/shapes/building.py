@@ -162,11 +162,24 @@ def _shown(value: Any, role: str) -> str:
     return role
 
 
+#: Each class's parameters, read once (a check builds the student's class for every board,
+#: and reading a signature costs as much as the call): by the class's identity, the class
+#: kept so that its id is never another's.
+_READ: dict[int, tuple[Any, list[inspect.Parameter] | None]] = {}
+
+
 def _parameters(cls: Any) -> list[inspect.Parameter] | None:
+    kept = _READ.get(id(cls))
+    if kept is not None and kept[0] is cls:
+        return kept[1]
     try:
-        return list(inspect.signature(cls).parameters.values())
+        parameters: list[inspect.Parameter] | None = list(
+            inspect.signature(cls).parameters.values()
+        )
     except (TypeError, ValueError):
-        return None
+        parameters = None
+    _READ[id(cls)] = (cls, parameters)
+    return parameters
 
 
 def construct(
