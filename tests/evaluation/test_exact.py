@@ -20,9 +20,22 @@ from tttlab.evaluation import (
 from tttlab.game import Geometry, Player, Position
 from tttlab.solvers import Solution
 
+Outcomes = tuple[Fraction, Fraction, Fraction]
 
-def _tree(agent: Agent, side: Player, p: Position) -> tuple[Fraction, Fraction, Fraction]:
-    """(win, draw, loss) by recursion over every game, with exact fractions."""
+
+def _tree(
+    agent: Agent, side: Player, p: Position, seen: dict[Position, Outcomes] | None = None
+) -> Outcomes:
+    """(win, draw, loss) by recursion over every game, with exact fractions: the same
+    recurrence as a walk of every game, each position's outcomes worked out once (``seen``)
+    where the game reaches it again by another order of moves."""
+    seen = {} if seen is None else seen
+    if p not in seen:
+        seen[p] = _outcomes(agent, side, p, seen)
+    return seen[p]
+
+
+def _outcomes(agent: Agent, side: Player, p: Position, seen: dict[Position, Outcomes]) -> Outcomes:
     if p.is_terminal:
         if p.winner is None:
             return Fraction(0), Fraction(1), Fraction(0)
@@ -38,7 +51,7 @@ def _tree(agent: Agent, side: Player, p: Position) -> tuple[Fraction, Fraction, 
         dist = {m: Fraction(1, len(p.legal_moves)) for m in p.legal_moves}
     w = d = lo = Fraction(0)
     for m, pr in dist.items():
-        a, b, c = _tree(agent, side, p.apply(m))
+        a, b, c = _tree(agent, side, p.apply(m), seen)
         w, d, lo = w + pr * a, d + pr * b, lo + pr * c
     return w, d, lo
 
