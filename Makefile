@@ -80,11 +80,13 @@ box:
 
 # First the machine's reference speed (the course's pure-Python TD agent, about 2 s, on a quiet
 # machine: before anything else starts). mypy (one process, about 20 s from cold) runs beside
-# the parallel tests rather than before them; the Ray tests follow, alone, once both are done;
+# numba's warm-up (tests/warm_numba.py: a fresh clone's numba cache written once, not by
+# each of the suite's processes) and the parallel tests after it; the Ray tests follow, alone, once both are done;
 # mypy's report comes last, then the time make test took. Any of them failing fails the target.
 test: lint browser box $(VENV)/.installed-dev
 	@$(BIN)/python benchmarks/reference_course.py; speed=$$?; \
 	log=$$(mktemp); $(BIN)/mypy > $$log 2>&1 & typing=$$!; \
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python tests/warm_numba.py; \
 	$(MAKE) --no-print-directory unit; unit=$$?; \
 	wait $$typing; typed=$$?; \
 	$(MAKE) --no-print-directory unit-ray; ray=$$?; \
