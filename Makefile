@@ -86,7 +86,7 @@ box:
 test: lint browser box $(VENV)/.installed-dev
 	@$(BIN)/python benchmarks/reference_course.py; speed=$$?; \
 	log=$$(mktemp); $(BIN)/mypy > $$log 2>&1 & typing=$$!; \
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python tests/warm_numba.py; \
+	TTTLAB_CACHE_DIR=off PYTHONDONTWRITEBYTECODE= $(BIN)/python tests/warm_numba.py; \
 	$(MAKE) --no-print-directory unit; unit=$$?; \
 	wait $$typing; typed=$$?; \
 	$(MAKE) --no-print-directory unit-ray; ray=$$?; \

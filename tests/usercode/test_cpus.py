@@ -81,23 +81,34 @@ def test_boxes_spread_over_every_cpu_before_any_gets_a_second(own_tmp: Path) -> 
         assert again == 0
 
 
-def test_a_folder_that_is_not_the_users_own_is_not_used(
-    own_tmp: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A name taken by something else (a link to another folder, a folder others may write
-    in): the boxes of this process alone are shared out."""
+def test_a_folder_that_is_not_the_users_own_is_not_used(own_tmp: Path) -> None:
+    """A name taken by something else (a link to another folder): the boxes of this process
+    alone are shared out, and nothing is written where the link points."""
     elsewhere = own_tmp / "elsewhere"
     elsewhere.mkdir()
-    name = own_tmp / f"tttlab-{os.getuid()}-cpus"
-    name.symlink_to(elsewhere)
+    (own_tmp / f"tttlab-{os.getuid()}-cpus").symlink_to(elsewhere)
     assert cpus.folder() is None
     with cpus.held_cpu() as first, cpus.held_cpu() as second:
         assert (first, second) == (0, 1)
     assert list(elsewhere.iterdir()) == []
-    name.unlink()
-    name.mkdir(mode=0o777)
+
+
+def test_the_users_own_folder_is_made_the_users_alone(own_tmp: Path) -> None:
+    name = own_tmp / f"tttlab-{os.getuid()}-cpus"
+    name.mkdir()
     name.chmod(0o777)
-    assert cpus.folder() is None
-    monkeypatch.setattr(cpus, "PLACES", 0)
-    with cpus.held_cpu() as first, cpus.held_cpu() as second, cpus.held_cpu() as third:
-        assert (first, second, third) == (0, 1, 2)
+    with cpus.held_cpu() as cpu:
+        assert cpu == 0
+    assert name.stat().st_mode & 0o777 == 0o700
+    assert [p.name for p in name.iterdir()] == ["cpu0.0"]
+
+
+def test_past_every_place_a_box_takes_the_cpu_of_this_processs_fewest(
+    own_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cpus, "PLACES", 1)
+    with ExitStack() as stack:
+        held = [stack.enter_context(cpus.held_cpu()) for _ in range(5)]
+    assert held == [0, 1, 2, 0, 1]
+    names = sorted(p.name for p in (own_tmp / f"tttlab-{os.getuid()}-cpus").iterdir())
+    assert names == ["cpu0.0", "cpu1.0", "cpu2.0"]

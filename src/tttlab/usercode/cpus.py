@@ -5,7 +5,8 @@ here, as the box starts, and held until it ends. Each CPU has numbered places, l
 a folder of the user's own (:func:`folder`): a box takes the first free place of the lowest
 number on any CPU it may run on, so that the boxes of two graders (two ``ttt check``
 processes, a suite's two workers, a course server's) go to different CPUs before any CPU
-gets a second one. A place is an ``flock``: it is let go when its descriptor closes, however
+gets a second one (the places are the user's: a grader run as another user shares out its
+own). A place is an ``flock``: it is let go when its descriptor closes, however
 the grader ends. Where no such folder can be had, the boxes of this process alone are shared
 out (counted here).
 """
@@ -19,7 +20,6 @@ import stat
 import tempfile
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 __all__ = ["folder", "held_cpu"]
 
@@ -31,24 +31,36 @@ _ON_CPU: dict[int, int] = {}
 _COUNT = threading.Lock()
 
 
-def folder() -> Path | None:
-    """The user's folder of places (made on first use, the user's alone), or None where the
-    temporary folder has none to give (not writable, or the name held by something else)."""
-    path = Path(tempfile.gettempdir()) / f"tttlab-{os.getuid()}-cpus"
-    with contextlib.suppress(FileExistsError, OSError):
-        path.mkdir(mode=0o700)
+def folder() -> int | None:
+    """A descriptor of the user's folder of places (made on first use, the user's alone;
+    its mode made so where it is), or None where the temporary folder has none to give (not
+    writable, or the name held by something else). Each place is opened through it, never by
+    its path again: the folder cannot be swapped for another after it was checked."""
+    path = os.path.join(tempfile.gettempdir(), f"tttlab-{os.getuid()}-cpus")
+    with contextlib.suppress(OSError):
+        os.mkdir(path, 0o700)
     try:
-        info = path.lstat()
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError:
         return None
-    mine = info.st_uid == os.getuid() and stat.S_ISDIR(info.st_mode)
-    return path if mine and stat.S_IMODE(info.st_mode) & 0o077 == 0 else None
-
-
-def _take(place: Path) -> int | None:
-    """A descriptor holding ``place`` (None: another box holds it, or it cannot be had)."""
     try:
-        fd = os.open(place, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        info = os.fstat(fd)
+        if info.st_uid != os.getuid() or not stat.S_ISDIR(info.st_mode):
+            raise PermissionError
+        if stat.S_IMODE(info.st_mode) & 0o077:
+            os.fchmod(fd, 0o700)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _take(places: int, name: str) -> int | None:
+    """A descriptor holding the place ``name`` of the folder ``places`` (None: another box
+    holds it, or it cannot be had)."""
+    try:
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(name, flags, 0o600, dir_fd=places)
     except OSError:
         return None
     try:
@@ -57,6 +69,17 @@ def _take(place: Path) -> int | None:
         os.close(fd)
         return None
     return fd
+
+
+def _first_free(places: int, order: list[int], fallback: int) -> tuple[int | None, int]:
+    """The first free place of the lowest number on the CPUs of ``order``: its descriptor
+    and its CPU (None and ``fallback`` where every place is held)."""
+    for number in range(PLACES):
+        for cpu in order:
+            fd = _take(places, f"cpu{cpu}.{number}")
+            if fd is not None:
+                return fd, cpu
+    return None, fallback
 
 
 @contextlib.contextmanager
@@ -71,15 +94,11 @@ def held_cpu() -> Iterator[int | None]:
         order = sorted(cpus, key=lambda c: _ON_CPU.get(c, 0))
         cpu = order[0]
         places = folder()
-        for number in range(PLACES if places is not None else 0):
-            for candidate in order:
-                assert places is not None
-                fd = _take(places / f"cpu{candidate}.{number}")
-                if fd is not None:
-                    cpu = candidate
-                    break
-            if fd is not None:
-                break
+        if places is not None:
+            try:
+                fd, cpu = _first_free(places, order, cpu)
+            finally:
+                os.close(places)
         _ON_CPU[cpu] = _ON_CPU.get(cpu, 0) + 1
     try:
         yield cpu
