@@ -80,9 +80,10 @@ box:
 
 # First the machine's reference speed (the course's pure-Python TD agent, about 2 s, on a quiet
 # machine: before anything else starts). mypy (one process, about 20 s from cold) runs beside
-# numba's warm-up (tests/warm_numba.py: a fresh clone's numba cache written once, not by
-# each of the suite's processes) and the parallel tests after it; the Ray tests follow, alone, once both are done;
-# mypy's report comes last, then the time make test took. Any of them failing fails the target.
+# numba's warm-up (tests/warm_numba.py: a fresh clone's numba cache written once, not by each
+# of the suite's processes) and then beside the parallel tests; the Ray tests follow, alone,
+# once both are done; mypy's report comes last, then the time make test took. Any of them
+# failing fails the target (the warm-up checks nothing: the suite tests what it calls).
 test: lint browser box $(VENV)/.installed-dev
 	@$(BIN)/python benchmarks/reference_course.py; speed=$$?; \
 	log=$$(mktemp); $(BIN)/mypy > $$log 2>&1 & typing=$$!; \
