@@ -11,6 +11,7 @@ missed it."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import shutil
@@ -30,7 +31,10 @@ from tests.cli.test_sweep_cmd import keyed, rows
 from tttlab.game import Geometry
 from tttlab.sweep import RayCluster, SweepError, plan_runs
 
-ray = pytest.importorskip("ray", reason="the distributed extra (Ray) is not installed")
+# Ray itself is imported by the tests that ask it (importing it costs each process that
+# collects this module 1.5 s, and make test's parallel phase collects it only to leave it out).
+if importlib.util.find_spec("ray") is None:
+    pytest.skip("the distributed extra (Ray) is not installed", allow_module_level=True)
 RAY = str(Path(sys.executable).with_name("ray"))
 pytestmark = [pytest.mark.slow, pytest.mark.ray, pytest.mark.xdist_group(name="ray")]
 
@@ -227,6 +231,8 @@ def test_cluster_rows_equal_local_rows_and_survive_a_killed_worker(
 def test_another_version_is_refused_and_a_stopped_sweep_cancels_its_runs(
     cluster: Cluster,
 ) -> None:
+    import ray
+
     with pytest.raises(SweepError, match=r"runs tttlab .*, this is 0\.0\.0-elsewhere"):
         RayCluster(cluster.address, version="0.0.0-elsewhere")
     assert not ray.is_initialized()  # the refused connection is closed
