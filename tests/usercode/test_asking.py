@@ -172,3 +172,29 @@ def test_a_call_that_runs_past_its_own_time_is_stopped(
         assert gone.value.outcome == ["t"]
     finally:
         worker.end()
+
+
+def test_a_question_sent_ahead_never_waits_for_room(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the worker is busy in a call, questions sent ahead fill its pipe; the one that
+    finds no room is not sent (None), at once, never waited for, so that the caller never
+    blocks on one pipe while the worker blocks on the other; nor is a question too long to
+    be written whole. The call due is still stopped at its own limit."""
+    worker = _worker(tmp_path, 3600, monkeypatch)
+    try:
+        assert worker.ready() is None
+        assert worker.ask({"import": True}, 30, 1 << 20)["o"] == ["v"]
+        assert worker.send_ahead({"f": "winner", "c": "." * asking.ATOMIC}) is None
+        nonces = []
+        for _ in range(100_000):
+            nonce = worker.send_ahead({"f": "winner", "c": "." * 9})
+            if nonce is None:
+                break
+            nonces.append(nonce)
+        assert 1 < len(nonces) < 100_000
+        with pytest.raises(Gone) as gone:
+            worker.answer_to(nonces[0], 0.2, 4096)
+        assert gone.value.outcome == ["t"]
+    finally:
+        worker.end()

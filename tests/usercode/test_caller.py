@@ -20,6 +20,10 @@ import pytest
 from tests.usercode.test_course import course_folder
 from tests.usercode.test_cs50 import variant
 from tttlab.usercode import box, sandbox
+from tttlab.usercode.boxside import caller
+from tttlab.usercode.boxside.asking import AHEAD, Gone
+from tttlab.usercode.cases import exercise_truth
+from tttlab.usercode.exercises import EXERCISES
 from tttlab.usercode.grading import check_cs50, check_path
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -165,6 +169,84 @@ def test_a_call_that_sleeps_is_stopped_at_its_limit(tmp_path: Path) -> None:
     assert report.problems == (
         "player did not return within 0.2 s on .../.../...; its later boards were skipped",
     )
+
+
+def test_a_call_past_its_limit_with_questions_sent_ahead_is_the_one_named(tmp_path: Path) -> None:
+    """The questions of a check go ahead of their answers: the call that sleeps is still the
+    one named (the first board with five marks, in the check's order, well past the first
+    questions sent ahead), each call's limit counted from the answer before it, and every
+    call before it right."""
+    sleepy = (
+        "def player(board):\n",
+        "def player(board):\n"
+        "    if sum(cell is not EMPTY for row in board for cell in row) == 5:\n"
+        "        time.sleep(120)\n",
+    )
+    path = variant(
+        tmp_path,
+        [("from functools import cache\n", "import time\nfrom functools import cache\n"), sleepy],
+    )
+    report = check_cs50(path, time_limit=60, call_seconds=0.2, only=("player",))
+    boards = [case.board for case in EXERCISES["cs50"].cases(exercise_truth())["player"]]
+    first = next(b for b in boards if sum(c != "." for c in b) == 5)
+    assert boards.index(first) > AHEAD
+    assert report.status == "fail"
+    player = report.checks["player"]
+    assert (player.checked, player.wrong) == (boards.index(first) + 1, 1)  # it alone wrong
+    shown = "/".join(first[r * 3 : r * 3 + 3] for r in range(3))
+    assert report.problems == (
+        f"player did not return within 0.2 s on {shown}; its later boards were skipped",
+    )
+
+
+class _Asked:
+    """A worker that answers each case with itself, in order; sending ahead fails for every
+    third question (no room), and the case ``gone`` costs it the worker."""
+
+    def __init__(self, gone: int | None = None) -> None:
+        self.gone, self.sent, self.tries, self.ended = gone, [], 0, False
+
+    def send_ahead(self, question: dict[str, object]) -> str | None:
+        self.tries += 1
+        if self.tries % 3 == 0:
+            return None
+        self.sent.append(question["c"])
+        return str(len(self.sent) - 1)
+
+    def answer_to(self, nonce: str, seconds: float, allowance: int) -> dict[str, object]:
+        case = self.sent[int(nonce)]
+        if case == self.gone:
+            raise Gone(["t"])
+        return {"n": nonce, "o": ["v", case]}
+
+    def ask(self, question: dict[str, object], seconds: float, allowance: int) -> object:
+        self.sent.append(question["c"])
+        return self.answer_to(str(len(self.sent) - 1), seconds, allowance)
+
+    def end(self) -> None:
+        self.ended = True
+
+
+@pytest.mark.parametrize("gone", [None, 0, 7, 299])
+def test_answers_come_in_the_cases_order_and_end_with_the_call_that_cost_the_worker(
+    gone: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(caller, "end_the_rest", lambda: None)  # this process's children live
+    asked = _Asked(gone)
+    call = caller.Caller({}, "", None)  # type: ignore[arg-type]
+    call.worker = asked  # type: ignore[assignment]
+    cases = list(range(300))
+    outcomes = list(call.ahead("winner", cases, 1.0, 4096))
+    stop = len(cases) if gone is None else gone
+    assert outcomes[:stop] == [["v", case] for case in cases[:stop]]
+    if gone is None:
+        assert len(outcomes) == len(cases)
+        assert not asked.ended
+        assert sorted(asked.sent) == cases  # each asked once, ahead or alone
+    else:
+        assert outcomes[stop:] == [["t"]]
+        assert asked.ended
+        assert call.worker is None
 
 
 #: Files that tried to make the grader report its own failure (``error``) for theirs, or a

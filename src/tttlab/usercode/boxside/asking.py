@@ -1,7 +1,13 @@
-"""The worker, seen from the caller: one process and its two pipes, asked one question at a
-time, each with a fresh random number its answer must repeat (standard library only). Its
-clock is the caller's: a call that runs past its limit, ends the worker, or answers out of
-the protocol is :class:`Gone`, with the outcome that says how.
+"""The worker, seen from the caller: one process and its two pipes, asked questions that it
+answers one at a time, in order, each with a fresh random number its answer must repeat
+(standard library only). Its clock is the caller's: a call that runs past its limit, ends
+the worker, or answers out of the protocol is :class:`Gone`, with the outcome that says how.
+
+Questions may be sent ahead of the answers still due (:meth:`Worker.send_ahead`): the worker
+then goes from one call to the next without waiting for the caller, and the two take fewer
+turns on their one CPU (a course folder's check: 5.6 s to 4.3 s). A call's limit
+starts when the caller starts waiting for its answer, that is once it has read the answer
+before it, so the call is never charged with the calls before it.
 
 A limit counts the call's own time (:mod:`.clock`): the clock, less the time the worker and
 the caller waited for a CPU, so that a busy machine's delay is never the student's. A loop
@@ -22,7 +28,7 @@ from typing import Any
 
 from .clock import OwnClock, Waits
 
-__all__ = ["READY_SECONDS", "STARVED_TIMES", "Gone", "Limit", "Worker"]
+__all__ = ["AHEAD", "READY_SECONDS", "STARVED_TIMES", "Gone", "Limit", "Worker"]
 
 #: Seconds of its own time the worker has to say it is ready (a Python starting in a box,
 #: before any of the student's code: past it, the grader failed).
@@ -31,6 +37,11 @@ READY_SECONDS = 60.0
 #: worker's CPU time instead, up to this many times the limit on the clock: a call that
 #: slept or waited that long has not returned within its limit.
 STARVED_TIMES = 10
+#: The most questions sent ahead of their answers. Each is written whole or not at all (a
+#: pipe's write of at most PIPE_BUF bytes is atomic) and never waits for room: the caller
+#: never blocks on a full pipe while the worker blocks on the other (:meth:`send_ahead`).
+AHEAD = 256
+ATOMIC = getattr(select, "PIPE_BUF", 512)
 #: Clock ticks a second, the unit of /proc's CPU times.
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -45,7 +56,8 @@ class Gone(Exception):
 
 
 class Worker:
-    """One worker process and its two pipes, asked one question at a time."""
+    """One worker process and its two pipes: questions asked one at a time (:meth:`ask`) or
+    sent ahead of the answers due (:meth:`send_ahead`, :meth:`answer_to`)."""
 
     def __init__(self, job_path: str) -> None:
         entry = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__main__.py")
@@ -88,9 +100,37 @@ class Worker:
         ``seconds`` of its own time (None: no limit), or :class:`Gone`; lines that answer
         another question are dropped."""
         limit = None if seconds is None else Limit(self, seconds)
+        nonce = self._nonce(question)
+        self._send(json.dumps(question).encode() + b"\n", limit)
+        return self._answer(nonce, limit, allowance)
+
+    def send_ahead(self, question: dict[str, Any]) -> str | None:
+        """Send ``question`` now, ahead of the answers still due, without waiting: its number
+        (for :meth:`answer_to`), or None where it cannot go without waiting (the pipe has no
+        room for it whole, or it is longer than one atomic write) or the worker has ended
+        (the answer due says how)."""
+        nonce = self._nonce(question)
+        data = json.dumps(question).encode() + b"\n"
+        if len(data) > ATOMIC:
+            return None
+        try:
+            os.write(self.to, data)  # whole or not at all (BlockingIOError: no room)
+        except OSError:
+            return None
+        return nonce
+
+    def answer_to(self, nonce: str, seconds: float | None, allowance: int) -> Any:
+        """The answer to the question sent ahead as ``nonce``, within ``seconds`` of its own
+        time from now (the answers before it have been read), or :class:`Gone`."""
+        return self._answer(nonce, None if seconds is None else Limit(self, seconds), allowance)
+
+    @staticmethod
+    def _nonce(question: dict[str, Any]) -> str:
         nonce = os.urandom(8).hex()
         question["n"] = nonce
-        self._send(json.dumps(question).encode() + b"\n", limit)
+        return nonce
+
+    def _answer(self, nonce: str, limit: Limit | None, allowance: int) -> Any:
         while True:
             line = self._line(limit, allowance)
             try:

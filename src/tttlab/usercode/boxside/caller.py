@@ -1,11 +1,14 @@
 """The caller: the process in the box that owns the results channel (standard library only).
 
 It starts the worker (:mod:`.worker`), asks it to import the student's code, then sends it
-the job's calls one at a time and writes each outcome on the channel (a pipe the grader
-passed to it alone) with the time it measured itself, from sending the question to reading
-the answer. A call that runs
-past the per-call limit, ends the worker, or answers out of the protocol costs the worker:
-the rest of that check is skipped and a new worker is started for the next one.
+the job's calls and writes each outcome on the channel (a pipe the grader passed to it
+alone). A check whose calls are limited and not timed has its questions sent up to
+:data:`~.asking.AHEAD` ahead of their answers, each call's limit counted from the answer
+before it; a timed call (minimax on the empty board) is asked alone, and its time measured
+here, from sending the question to reading the answer. A call that runs past the per-call
+limit, ends the worker, or answers out of the protocol costs the worker: the rest of that
+check is skipped (the questions sent ahead end with the worker) and a new worker is started
+for the next one.
 
 The student's code never holds the channel: the worker is started without it, and this
 process makes itself undumpable, so that the worker (the same user) can neither open its
@@ -29,10 +32,11 @@ import os
 import shutil
 import signal
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from .asking import Gone, Worker
+from .asking import AHEAD, Gone, Worker
 from .schema import (
     ANSWERED,
     CALLER_ONLY,
@@ -204,6 +208,41 @@ class Caller:
         except Gone as gone:
             self.end_worker()
             return gone.outcome
+        return self._outcome(answer)
+
+    def ahead(
+        self, function: str, cases: list[Any], seconds: float, allowance: int
+    ) -> Iterator[list[Any]]:
+        """Each call's OUTCOME, in order, with up to AHEAD questions sent ahead of their
+        answers (each call within ``seconds`` of its own time once the answer before it is
+        read); the outcomes end with the first that cost the worker."""
+        worker = self.worker
+        assert worker is not None
+        due: deque[str] = deque()
+        sent = 0  # the cases sent so far
+        for index, case in enumerate(cases):
+            while sent < len(cases) and len(due) < AHEAD:
+                nonce = worker.send_ahead({"f": function, "c": cases[sent]})
+                if nonce is None:
+                    break
+                due.append(nonce)
+                sent += 1
+            if due:
+                try:
+                    outcome = self._outcome(worker.answer_to(due.popleft(), seconds, allowance))
+                except Gone as gone:
+                    self.end_worker()
+                    outcome = gone.outcome
+            else:  # none could go ahead (no room, or too long): this one alone, as call does
+                outcome = self.call(function, case, seconds, allowance)
+                sent = index + 1
+            yield outcome
+            if outcome[0] in CALLER_ONLY:
+                return
+
+    def _outcome(self, answer: Any) -> list[Any]:
+        """An answer's OUTCOME, as the channel may carry it; the worker is ended when the call
+        cost it."""
         self._count(answer)
         outcome = answer.get("o")
         if "internal" in answer:  # said after the student's code ran: its own to say
@@ -247,17 +286,28 @@ class Caller:
                     return
             emit({"phase": function})
             seconds = None if function in unlimited else float(job["call_seconds"])
-            for case in cases:
-                start = time.monotonic()
-                outcome = self.call(function, case, seconds, allowance)
-                elapsed = time.monotonic() - start
-                if function in timed:
-                    outcome.append(round(elapsed, 6) if math.isfinite(elapsed) else None)
-                emit(outcome, now=function in unlimited)
-                if outcome[0] in CALLER_ONLY:
-                    break
+            if seconds is not None and function not in timed:
+                for outcome in self.ahead(function, cases, seconds, allowance):
+                    emit(outcome, now=False)
+            else:
+                self._one_by_one(function, cases, seconds, allowance, function in timed)
             end = {"end": function, "printed": sum(self.printed)}
             emit({**end, "first_print": self.first_print} if self.first_print else end)
+
+    def _one_by_one(
+        self, function: str, cases: list[Any], seconds: float | None, allowance: int, timed: bool
+    ) -> None:
+        """A phase asked a call at a time (timed: each outcome with the seconds it took, from
+        sending the question to reading the answer; unlimited: each written at once)."""
+        for case in cases:
+            start = time.monotonic()
+            outcome = self.call(function, case, seconds, allowance)
+            elapsed = time.monotonic() - start
+            if timed:
+                outcome.append(round(elapsed, 6) if math.isfinite(elapsed) else None)
+            self.channel.emit(outcome, now=seconds is None)
+            if outcome[0] in CALLER_ONLY:
+                return
 
     def _again(self) -> str | None:
         """Start a new worker after a call that cost the last one; None when it loaded the
