@@ -2,12 +2,12 @@
 reports, believing nothing.
 
 The box runs a copy of :mod:`tttlab.usercode.boxside`: its caller owns the results channel and
-asks a worker, which holds the student's code and answers one call at a time. This side writes the job,
-reads both of the box's pipes with bounds (the results channel up to what the plan can need,
-stderr's head and tail), stops the box at the deadline, and checks every line it read: its
-type, its range and the phase it belongs to. Whatever the module does (loop forever, exit,
-crash, flood a pipe, leave processes behind) ends as data in a :class:`RawRun`, never as an
-exception or a hang here.
+asks a worker, which holds the student's code and answers one call at a time. This side
+writes the job, reads both of the box's pipes with bounds (the results channel up to what
+the plan can need, stderr's head and tail), stops the box at the deadline, and checks every
+line it read: its type, its range and the phase it belongs to. Whatever the module does
+(loop forever, exit, crash, flood a pipe, leave processes behind) ends as data in a
+:class:`RawRun`, never as an exception or a hang here.
 """
 
 from __future__ import annotations
